@@ -1,0 +1,2 @@
+import { expect, test } from 'bun:test'
+test('runtime is bun', () => { expect(typeof Bun.version).toBe('string') })
