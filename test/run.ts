@@ -30,3 +30,4 @@ const code = await proc.exited
 if (!ranFiles && code !== 0) failed = Math.max(failed, 1)
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(code === 0 && failed === 0 && passed > 0 ? 0 : 1)
+export {}

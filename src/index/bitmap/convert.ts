@@ -1,0 +1,185 @@
+// Conversions between container kinds, and the size rules that pick a kind. The rules are
+// CRoaring's (convert.c) byte for byte, because `serialize()` after `runOptimize()` must emit
+// exactly the container kinds CRoaring emits:
+//   array  -> run    when 2 + 4·runs <  2 + 2·card
+//   bitset -> run    when 2 + 4·runs <  8192
+//   run stays run    when 2 + 4·runs <= min(8192, 2 + 2·card), else array (card <= 4096) or bitset
+//
+// Non-null assertions: indices are bounded by card / nRuns / BITSET_WORDS in the loop heads.
+
+import {
+  ARRAY_MAX_CARD,
+  ArrayContainer,
+  BitsetContainer,
+  KIND_ARRAY,
+  KIND_BITSET,
+  RunContainer,
+  type Container,
+} from './container-types.ts'
+import { BITSET_WORDS, lowestBit, numberOfRunsInWords, setBitRange } from './words.ts'
+
+const BITSET_BYTES = 8192
+
+/** Serialized size of a run container with `nRuns` runs. */
+export function runBytes(nRuns: number): number {
+  return 2 + 4 * nRuns
+}
+
+/** Serialized size of an array container with `card` values, counted as CRoaring's rules count it. */
+function arrayRuleBytes(card: number): number {
+  return 2 + 2 * card
+}
+
+/** Sets every value of the array in `words` (no cardinality bookkeeping). */
+export function orArrayIntoWords(values: Uint16Array, card: number, words: Uint32Array): void {
+  for (let i = 0; i < card; i++) {
+    const v = values[i]!
+    words[v >>> 5] = words[v >>> 5]! | (1 << (v & 31))
+  }
+}
+
+/** Sets every run in `words` (no cardinality bookkeeping). */
+export function orRunsIntoWords(runs: Uint16Array, nRuns: number, words: Uint32Array): void {
+  for (let i = 0; i < nRuns; i++) {
+    const start = runs[2 * i]!
+    setBitRange(words, start, start + runs[2 * i + 1]! + 1)
+  }
+}
+
+/** Array -> bitset (used when an array would exceed ARRAY_MAX_CARD). */
+export function arrayToBitset(a: ArrayContainer): BitsetContainer {
+  const words = new Uint32Array(BITSET_WORDS)
+  orArrayIntoWords(a.values, a.card, words)
+  return new BitsetContainer(words, a.card)
+}
+
+/** Extracts the set bits of `words` (exactly `card` of them) into a new array container. */
+export function wordsToArray(words: Uint32Array, card: number): ArrayContainer {
+  const values = new Uint16Array(card)
+  let k = 0
+  for (let i = 0; i < BITSET_WORDS; i++) {
+    let w = words[i]!
+    const base = i << 5
+    while (w !== 0) {
+      const t = w & -w
+      values[k++] = base + 31 - Math.clz32(t)
+      w ^= t
+    }
+  }
+  return new ArrayContainer(values, card)
+}
+
+/**
+ * Wraps a bitset result: null when empty, an array when card <= ARRAY_MAX_CARD, else a bitset
+ * that takes ownership of `words`.
+ */
+export function fromWords(words: Uint32Array, card: number): Container | null {
+  if (card === 0) return null
+  if (card <= ARRAY_MAX_CARD) return wordsToArray(words, card)
+  return new BitsetContainer(words, card)
+}
+
+/** Run -> bitset words. */
+export function runToWords(r: RunContainer): Uint32Array {
+  const words = new Uint32Array(BITSET_WORDS)
+  orRunsIntoWords(r.runs, r.nRuns, words)
+  return words
+}
+
+/** Run -> array (caller guarantees card <= ARRAY_MAX_CARD). */
+export function runToArray(r: RunContainer): ArrayContainer {
+  const values = new Uint16Array(r.card)
+  let k = 0
+  for (let i = 0; i < r.nRuns; i++) {
+    const start = r.runs[2 * i]!
+    const end = start + r.runs[2 * i + 1]!
+    for (let v = start; v <= end; v++) values[k++] = v
+  }
+  return new ArrayContainer(values, r.card)
+}
+
+/** Number of maximal runs in a sorted array. */
+export function arrayNumberOfRuns(values: Uint16Array, card: number): number {
+  if (card === 0) return 0
+  let runs = 1
+  for (let i = 1; i < card; i++) if (values[i] !== values[i - 1]! + 1) runs++
+  return runs
+}
+
+function arrayToRun(a: ArrayContainer, nRuns: number): RunContainer {
+  const runs = new Uint16Array(2 * nRuns)
+  const values = a.values
+  let k = 0
+  let start = values[0]!
+  let prev = start
+  for (let i = 1; i < a.card; i++) {
+    const v = values[i]!
+    if (v !== prev + 1) {
+      runs[k++] = start
+      runs[k++] = prev - start
+      start = v
+    }
+    prev = v
+  }
+  runs[k++] = start
+  runs[k] = prev - start
+  return new RunContainer(runs, nRuns, a.card)
+}
+
+/** Bitset words -> run container with `nRuns` runs (from numberOfRunsInWords). */
+export function wordsToRun(words: Uint32Array, nRuns: number, card: number): RunContainer {
+  const runs = new Uint16Array(2 * nRuns)
+  let k = 0
+  let i = 0
+  // CRoaring's walk over 0->1 / 1->0 transitions, on int32 words (`| 0`) so all-ones is -1.
+  let cur = words[0]! | 0
+  for (;;) {
+    while (cur === 0 && i < BITSET_WORDS - 1) cur = words[++i]! | 0
+    if (cur === 0) break
+    const runStart = (i << 5) + lowestBit(cur)
+    // Fill the bits below the run start with ones, then skip whole words of ones.
+    let withOnes = cur | (cur - 1)
+    while (withOnes === -1 && i < BITSET_WORDS - 1) withOnes = words[++i]! | 0
+    if (withOnes === -1) {
+      runs[k++] = runStart
+      runs[k++] = 65535 - runStart
+      break
+    }
+    const runEnd = (i << 5) + lowestBit(~withOnes) // exclusive
+    runs[k++] = runStart
+    runs[k++] = runEnd - 1 - runStart
+    cur = withOnes & (withOnes + 1) // clear the run's trailing ones, keep the word's rest
+  }
+  return new RunContainer(runs, nRuns, card)
+}
+
+/** Run -> the smallest of array / bitset / run (CRoaring convert_run_to_efficient_container). */
+export function runToEfficient(r: RunContainer): Container {
+  const asRun = runBytes(r.nRuns)
+  const asArray = arrayRuleBytes(r.card)
+  if (asRun <= Math.min(BITSET_BYTES, asArray)) return r
+  if (r.card <= ARRAY_MAX_CARD) return runToArray(r)
+  return new BitsetContainer(runToWords(r), r.card)
+}
+
+/**
+ * Returns the container in its run-optimized kind (CRoaring convert_run_optimize): arrays and
+ * bitsets become runs when strictly smaller, runs become array or bitset when those are smaller.
+ * Returns `c` itself when nothing changes; never mutates `c`.
+ */
+export function runOptimizeContainer(c: Container): Container {
+  if (c.kind === KIND_ARRAY) {
+    const nRuns = arrayNumberOfRuns(c.values, c.card)
+    return runBytes(nRuns) < arrayRuleBytes(c.card) ? arrayToRun(c, nRuns) : c
+  }
+  if (c.kind === KIND_BITSET) {
+    const nRuns = numberOfRunsInWords(c.words)
+    return runBytes(nRuns) < BITSET_BYTES ? wordsToRun(c.words, nRuns, c.card) : c
+  }
+  return runToEfficient(c)
+}
+
+/** A run container holding all 65536 values. */
+export function fullRun(): RunContainer {
+  return new RunContainer(new Uint16Array([0, 65535]), 1, 65536)
+}

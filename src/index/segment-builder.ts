@@ -1,0 +1,190 @@
+/**
+ * SegmentBuilder: the mutable, build-time side of a segment. Objects are added in order and get
+ * dense DocIds from 0; `finish()` produces the immutable SegmentData (encode it with encodeSegment).
+ * A builder is never queried.
+ */
+import { analyze } from '@/text/index.ts'
+import type { CatalogObject } from '@/shared/catalog-object.ts'
+import { ByteWriter, encodeUtf8, F64List, U32List } from './byte-buffers.ts'
+import { DEFAULT_DOC_MODEL_OPTIONS, flattenObject, NUM_TEXT_GROUPS, type DocModelOptions, type FlatDoc } from './doc-model.ts'
+import { FieldBuilder } from './field-builder.ts'
+import { writePosting } from './postings.ts'
+import {
+  DOC_FLAG_HAS_VARIANT_DOCS,
+  DOC_FLAG_VARIANT,
+  SEGMENT_FORMAT_VERSION,
+  type FieldMeta,
+  type SectionArray,
+  type SegmentData,
+} from './segment-data.ts'
+
+/** Gap between two title values so a phrase never spans them. */
+const TITLE_VALUE_GAP = 2
+
+/** Build-time state of one term. */
+interface TermAcc {
+  postings: ByteWriter
+  df: number
+  lastDoc: number
+}
+
+/** Per-doc term occurrence (build time only). */
+interface DocTerm {
+  tfs: number[]
+  positions: number[]
+}
+
+/** Mutable segment under construction. */
+export class SegmentBuilder {
+  private readonly options: DocModelOptions
+  private readonly terms = new Map<string, TermAcc>()
+  private readonly fields = new Map<string, FieldBuilder>()
+  private readonly identityBytes = new ByteWriter(1024)
+  private readonly identityOffsets = new U32List(1024)
+  private readonly flags = new ByteWriter(1024)
+  private readonly parents = new U32List(1024)
+  private readonly activeFrom = new F64List(1024)
+  private readonly activeTo = new F64List(1024)
+  private readonly norms: ByteWriter[] = []
+  private readonly lengthSums: number[] = new Array(NUM_TEXT_GROUPS).fill(0)
+  private hasActiveWindows = false
+  private hasVariantDocs = false
+  private docCount = 0
+
+  constructor(options: Partial<DocModelOptions> = {}) {
+    this.options = { ...DEFAULT_DOC_MODEL_OPTIONS, ...options }
+    for (let g = 0; g < NUM_TEXT_GROUPS; g++) this.norms.push(new ByteWriter(1024))
+    this.identityOffsets.push(0)
+  }
+
+  /** Number of docs added so far (variant docs included). */
+  get numDocs(): number {
+    return this.docCount
+  }
+
+  /** Adds one catalog object (and its variant docs); returns the DocIds assigned, object first. */
+  add(obj: CatalogObject): number[] {
+    const flat = flattenObject(obj, this.options)
+    const ids: number[] = []
+    const parent = this.docCount
+    for (const d of flat) ids.push(this.addFlat(d, d.isVariant ? parent : this.docCount))
+    return ids
+  }
+
+  private addFlat(d: FlatDoc, parent: number): number {
+    const doc = this.docCount++
+    if (doc >= 1 << 27) throw new RangeError('a segment holds at most 2^27 docs')
+    this.identityBytes.writeBytes(encodeUtf8(d.identity))
+    this.identityOffsets.push(this.identityBytes.length)
+    this.flags.writeByte((d.isVariant ? DOC_FLAG_VARIANT : 0) | (d.hasVariantDocs ? DOC_FLAG_HAS_VARIANT_DOCS : 0))
+    if (d.isVariant || d.hasVariantDocs) this.hasVariantDocs = true
+    this.parents.push(parent)
+    this.activeFrom.push(d.activeFromMs)
+    this.activeTo.push(d.activeToMs)
+    if (!Number.isNaN(d.activeFromMs) || !Number.isNaN(d.activeToMs)) this.hasActiveWindows = true
+    this.addText(doc, d)
+    for (const [name, values] of d.strings) for (const v of values) this.field(name).addString(doc, v)
+    for (const [name, values] of d.numbers) for (const v of values) this.field(name).addNumber(doc, v)
+    for (const [name, values] of d.dates) for (const v of values) this.field(name).addDate(doc, v)
+    for (const [name, [lat, lon]] of d.geos) this.field(name).addGeo(doc, lat, lon)
+    return doc
+  }
+
+  private field(name: string): FieldBuilder {
+    let f = this.fields.get(name)
+    if (f === undefined) {
+      f = new FieldBuilder(name)
+      this.fields.set(name, f)
+    }
+    return f
+  }
+
+  private addText(doc: number, d: FlatDoc): void {
+    const docTerms = new Map<string, DocTerm>()
+    const lengths = [0, 0, 0, 0]
+    let titleOffset = 0
+    for (const tv of d.text) {
+      const g = tv.group
+      let maxPos = -1
+      for (const t of analyze(tv.text)) {
+        if (t.term.length === 0 || t.term.includes('\n')) continue
+        let e = docTerms.get(t.term)
+        if (e === undefined) {
+          e = { tfs: [0, 0, 0, 0], positions: [] }
+          docTerms.set(t.term, e)
+        }
+        e.tfs[g]!++
+        if (g === 0) e.positions.push(titleOffset + t.position)
+        if (!t.isPart) lengths[g]!++
+        if (t.position > maxPos) maxPos = t.position
+      }
+      if (g === 0 && maxPos >= 0) titleOffset += maxPos + TITLE_VALUE_GAP
+    }
+    for (let g = 0; g < NUM_TEXT_GROUPS; g++) {
+      const n = Math.min(255, lengths[g]!)
+      this.norms[g]!.writeByte(n)
+      this.lengthSums[g]! += n
+    }
+    for (const [term, e] of docTerms) {
+      let acc = this.terms.get(term)
+      if (acc === undefined) {
+        acc = { postings: new ByteWriter(8), df: 0, lastDoc: 0 }
+        this.terms.set(term, acc)
+      }
+      e.positions.sort((a, b) => a - b)
+      writePosting(acc.postings, doc - acc.lastDoc, e.tfs, e.positions)
+      acc.lastDoc = doc
+      acc.df++
+    }
+  }
+
+  /** Freezes the builder's content into SegmentData (the builder should not be used afterwards). */
+  finish(): SegmentData {
+    const numDocs = this.docCount
+    const sections = new Map<string, SectionArray>()
+    sections.set('doc.identityBytes', this.identityBytes.finish())
+    sections.set('doc.identityOffsets', this.identityOffsets.finish())
+    sections.set('doc.flags', this.flags.finish())
+    sections.set('doc.parent', this.parents.finish())
+    if (this.hasActiveWindows) {
+      sections.set('doc.activeFrom', this.activeFrom.finish())
+      sections.set('doc.activeTo', this.activeTo.finish())
+    }
+    const termList = [...this.terms.keys()].sort()
+    const df = new Uint32Array(termList.length)
+    const offsets = new Uint32Array(termList.length + 1)
+    let total = 0
+    for (let i = 0; i < termList.length; i++) {
+      const acc = this.terms.get(termList[i]!)!
+      df[i] = acc.df
+      total += acc.postings.length
+      offsets[i + 1] = total
+    }
+    const postings = new Uint8Array(total)
+    for (let i = 0; i < termList.length; i++) {
+      const acc = this.terms.get(termList[i]!)!
+      postings.set(acc.postings.bytes.subarray(0, acc.postings.length), offsets[i]!)
+    }
+    sections.set('terms.bytes', encodeUtf8(termList.join('\n')))
+    sections.set('terms.df', df)
+    sections.set('post.offsets', offsets)
+    sections.set('post.bytes', postings)
+    const norms = new Uint8Array(NUM_TEXT_GROUPS * numDocs)
+    for (let g = 0; g < NUM_TEXT_GROUPS; g++) norms.set(this.norms[g]!.bytes.subarray(0, numDocs), g * numDocs)
+    sections.set('norms', norms)
+    const names = [...this.fields.keys()].sort()
+    const fields: FieldMeta[] = names.map((name, i) => this.fields.get(name)!.emit(i, numDocs, sections))
+    return {
+      meta: {
+        formatVersion: SEGMENT_FORMAT_VERSION,
+        numDocs,
+        numTerms: termList.length,
+        groupLengthSums: this.lengthSums.slice(),
+        hasActiveWindows: this.hasActiveWindows,
+        hasVariantDocs: this.hasVariantDocs,
+        fields,
+      },
+      sections,
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Composition root: opens the store, seeds trackers and the demo catalog, wires the services and
+ * the HTTP server. main.ts and the tests both start Sift through `startSift`.
+ */
+import { randomBytes } from 'node:crypto'
+import { CatalogExporter } from './catalog/export.ts'
+import { UpdateByQueryRunner } from './catalog/update-by-query.ts'
+import { CatalogWriter } from './catalog/writes.ts'
+import type { Config } from './config/config.ts'
+import { demoCatalog, DEMO_TRACKER_ID } from './demo/demo-catalog.ts'
+import { buildApp } from './http/app.ts'
+import { RateLimiter } from './http/rate-limit.ts'
+import { listen } from './http/server.ts'
+import type { Logger } from './shared/log.ts'
+import { openStore, type Store } from './store/index.ts'
+
+export interface RunningSift {
+  /** Base URL clients use, e.g. http://127.0.0.1:8080 */
+  url: string
+  port: number
+  store: Store
+  demo: { trackerId: string; privateKey: string } | null
+  writer: CatalogWriter
+  updates: UpdateByQueryRunner
+  stop(): Promise<void>
+}
+
+const SWEEP_INTERVAL_MS = 60_000
+
+/** Creates the demo tracker (random key, kept across restarts) and loads its catalog once. */
+async function ensureDemo(store: Store, writer: CatalogWriter, logger: Logger): Promise<{ trackerId: string; privateKey: string }> {
+  let tracker = store.trackers.get(DEMO_TRACKER_ID)
+  if (!tracker) {
+    store.trackers.upsert(DEMO_TRACKER_ID, randomBytes(24).toString('base64url'))
+    tracker = store.trackers.get(DEMO_TRACKER_ID)!
+  }
+  const hasObjects = store.catalog.countAt(DEMO_TRACKER_ID, Number.MAX_SAFE_INTEGER, {}) > 0
+  if (!hasObjects) {
+    const objects = demoCatalog()
+    await store.writes.submit(() => {
+      for (const object of objects) writer.putValidated(DEMO_TRACKER_ID, object)
+      for (const field of ['price', 'availability', 'rating', 'storage_gb', 'ram_gb']) store.catalog.addFieldKind(DEMO_TRACKER_ID, field, 'number')
+    })
+    writer.notifyChanged(DEMO_TRACKER_ID)
+    logger.info('demo catalog loaded', { trackerId: DEMO_TRACKER_ID, objects: objects.length })
+  }
+  return { trackerId: tracker.id, privateKey: tracker.privateKey }
+}
+
+export async function startSift(config: Config, logger: Logger): Promise<RunningSift> {
+  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync })
+  for (const seed of config.trackers) {
+    const created = store.trackers.upsert(seed.id, seed.privateKey)
+    logger.info(created ? 'tracker created' : 'tracker key updated', { trackerId: seed.id })
+  }
+  const writer = new CatalogWriter(store)
+  const exporter = new CatalogExporter(store)
+  const updates = new UpdateByQueryRunner(store, writer, logger)
+  const demo = config.demo ? await ensureDemo(store, writer, logger) : null
+  const resumed = updates.resumeAll()
+  if (resumed > 0) logger.info('resumed update_by_query jobs', { count: resumed })
+
+  let ready = false
+  const app = buildApp({
+    store,
+    writer,
+    exporter,
+    updates,
+    logger,
+    auth: { trackers: store.trackers, maxSkewSeconds: config.authMaxSkewSeconds, logger },
+    writeLimiter: new RateLimiter(config.writeRatePerMinute, config.writeConcurrency),
+    isReady: () => ready,
+  })
+  const server = listen(app, logger, { port: config.port, hostname: config.host })
+  const sweep = setInterval(() => exporter.sweep(), SWEEP_INTERVAL_MS)
+  sweep.unref()
+  ready = true
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`
+  logger.info('sift listening', { url })
+  return {
+    url,
+    port: server.port!,
+    store,
+    demo,
+    writer,
+    updates,
+    async stop() {
+      clearInterval(sweep)
+      await server.stop(true)
+      await updates.idle()
+      store.close()
+    },
+  }
+}

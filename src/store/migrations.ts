@@ -1,0 +1,79 @@
+/**
+ * Forward-only schema migrations, applied in order at open. `user_version` records the last one.
+ * Never edit a shipped migration: add the next one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: trackers, catalog objects with a change log, field kinds, update-by-query jobs, export cursors.
+  `
+  CREATE TABLE trackers (
+    id TEXT PRIMARY KEY,
+    private_key TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- One row per object ever written and not yet purged. A deleted object stays as a tombstone
+  -- (deleted_seq set) while an export that started before the delete may still need it.
+  CREATE TABLE objects (
+    tracker_id TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    type TEXT NOT NULL,
+    generation TEXT,
+    active_from TEXT,
+    active_to TEXT,
+    fields TEXT NOT NULL,
+    nested TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    created_seq INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    deleted_seq INTEGER,
+    PRIMARY KEY (tracker_id, identity)
+  ) WITHOUT ROWID;
+  CREATE INDEX objects_by_type ON objects (tracker_id, type, identity);
+
+  -- The change log the search index consumes: every acknowledged change, in commit order.
+  CREATE TABLE changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tracker_id TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    op TEXT NOT NULL CHECK (op IN ('upsert', 'delete'))
+  );
+  CREATE INDEX changes_by_tracker ON changes (tracker_id, seq);
+
+  -- Once a field holds a number, later writes must send numbers (decisions.md, catalog writes).
+  CREATE TABLE field_kinds (
+    tracker_id TEXT NOT NULL,
+    field TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    PRIMARY KEY (tracker_id, field)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    tracker_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('in_progress', 'complete', 'failed')),
+    request TEXT NOT NULL,
+    snapshot_seq INTEGER NOT NULL,
+    last_identity TEXT,
+    updates_count INTEGER NOT NULL DEFAULT 0,
+    failures_count INTEGER NOT NULL DEFAULT 0,
+    failures TEXT NOT NULL DEFAULT '{}',
+    reason TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX jobs_by_status ON jobs (status);
+
+  CREATE TABLE export_cursors (
+    id TEXT PRIMARY KEY,
+    tracker_id TEXT NOT NULL,
+    snapshot_seq INTEGER NOT NULL,
+    after_identity TEXT,
+    size INTEGER NOT NULL,
+    hit_fields TEXT,
+    types TEXT,
+    total INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+]
