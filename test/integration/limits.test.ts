@@ -1,0 +1,180 @@
+// Body limits (413), write rate limits (429), wrong methods (405) and compression, on a real server.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { randomBytes } from 'node:crypto'
+import { gunzipSync, gzipSync, brotliDecompressSync, inflateSync, deflateSync } from 'node:zlib'
+import { item, startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
+
+let s: TestSift
+beforeAll(async () => { s = await startTestSift({ SIFT_WRITE_RATE_PER_MIN: '1000', SIFT_WRITE_CONCURRENCY: '2' }) })
+afterAll(async () => { await s.stop() })
+
+const MB = 1024 * 1024
+
+/** A JSON body of exactly `bytes` bytes that is a valid content write. */
+function jsonOfSize(bytes: number): string {
+  const head = '{"objects":[{"identity":"big","type":"item","fields":{"title":"Big","blob":"'
+  const tail = '"}}]}'
+  return head + 'x'.repeat(bytes - head.length - tail.length) + tail
+}
+
+describe('413 for bodies over the limits', () => {
+  test('a body of exactly 5 MB is accepted; one byte more is 413', async () => {
+    expect((await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: jsonOfSize(5 * MB) })).status).toBe(201)
+    const response = await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: jsonOfSize(5 * MB + 1) })
+    expect(response.status).toBe(413)
+    expect(await response.json()).toEqual({ type: 'request_too_large', reason: 'request body is over 5 MB' })
+  })
+
+  test('a streamed body without Content-Length is cut off at the limit', async () => {
+    let sent = 0
+    const chunk = new Uint8Array(256 * 1024).fill(32)
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Would send 50 MB if the server read it all; the server must stop reading at 5 MB.
+        if (sent >= 50 * MB) return controller.close()
+        sent += chunk.byteLength
+        controller.enqueue(chunk)
+      },
+    })
+    const response = await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: stream })
+    expect(response.status).toBe(413)
+    expect(sent).toBeLessThan(50 * MB)
+  })
+
+  test('gzip and deflate bodies are accepted and inflated', async () => {
+    const body = JSON.stringify({ objects: [item('gz-1'), item('gz-2')] })
+    for (const [encoding, bytes] of [['gzip', gzipSync(body)], ['deflate', deflateSync(body)]] as const) {
+      const response = await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: bytes, headers: { 'content-encoding': encoding } })
+      expect(response.status).toBe(201)
+    }
+  })
+
+  test('a compressed body may be up to 10 MB; more is 413', async () => {
+    // Random bytes do not compress: the gzip stream is a little over its input.
+    const big = gzipSync(randomBytes(10 * MB + 1024))
+    const response = await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: big, headers: { 'content-encoding': 'gzip' } })
+    expect(response.status).toBe(413)
+    expect(((await response.json()) as { reason: string }).reason).toBe('request body is over 10 MB')
+    const fits = gzipSync(jsonOfSize(4 * MB))
+    expect((await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: fits, headers: { 'content-encoding': 'gzip' } })).status).toBe(201)
+  })
+
+  test('an unknown Content-Encoding is 415, a broken gzip body 400', async () => {
+    const odd = await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: '{}', headers: { 'content-encoding': 'zstd' } })
+    expect(odd.status).toBe(415)
+    const broken = await s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } })
+    expect(broken.status).toBe(400)
+  })
+
+  test('update_by_query has the same 5 MB limit', async () => {
+    const response = await s.signed(TRACKER_A, 'PATCH', '/v1/update_by_query', { rawBody: jsonOfSize(5 * MB + 10) })
+    expect(response.status).toBe(413)
+  })
+})
+
+describe('429 past the per-tracker write limits', () => {
+  test('too many requests in flight for one tracker get 429 with Retry-After; other trackers are unaffected', async () => {
+    // Hold two requests open with bodies that have not finished arriving (the concurrency limit is 2).
+    const releases: (() => void)[] = []
+    const slow = () => new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"objects":['))
+        releases.push(() => { controller.enqueue(new TextEncoder().encode(']}')); controller.close() })
+      },
+    })
+    const held = [s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: slow() }), s.signed(TRACKER_A, 'POST', '/v1/content', { rawBody: slow() })]
+    await Bun.sleep(100)
+    const refused = await s.signed(TRACKER_A, 'POST', '/v1/content', { body: { objects: [item('c-1')] } })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    const other = await s.signed(TRACKER_B, 'POST', '/v1/content', { body: { objects: [item('c-2')] } })
+    expect(other.status).toBe(201)
+    releases.forEach((release) => release())
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([201, 201])
+    expect((await s.signed(TRACKER_A, 'POST', '/v1/content', { body: { objects: [item('c-3')] } })).status).toBe(201)
+  })
+
+  test('more requests per minute than allowed get 429 with Retry-After in seconds', async () => {
+    const limited = await startTestSift({ SIFT_WRITE_RATE_PER_MIN: '3' })
+    try {
+      const statuses: number[] = []
+      let retryAfter: string | null = null
+      for (let i = 0; i < 5; i++) {
+        const response = await limited.signed(TRACKER_A, 'PATCH', '/v1/content', { body: { objects: [] } })
+        statuses.push(response.status)
+        if (response.status === 429) retryAfter = response.headers.get('retry-after')
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429])
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1)
+      expect(Number(retryAfter)).toBeLessThanOrEqual(20)
+    } finally {
+      await limited.stop()
+    }
+  })
+})
+
+describe('methods and paths', () => {
+  test('a wrong method on a known path is 405 with Allow', async () => {
+    const put = await fetch(`${s.url}/v1/content`, { method: 'PUT' })
+    expect(put.status).toBe(405)
+    expect(put.headers.get('allow')).toBe('DELETE, PATCH, POST')
+    const get = await fetch(`${s.url}/v1/content`)
+    expect(get.status).toBe(405)
+    const del = await fetch(`${s.url}/v1/update_by_query`, { method: 'DELETE' })
+    expect(del.status).toBe(405)
+    expect(del.headers.get('allow')).toBe('GET, PATCH')
+  })
+
+  test('an unknown path is 404', async () => {
+    expect((await fetch(`${s.url}/v1/nothing-here`)).status).toBe(404)
+  })
+
+  test('/health answers 200 once Sift can serve', async () => {
+    const response = await fetch(`${s.url}/health`)
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { status: string }).status).toBe('ok')
+  })
+
+  test('the OpenAPI document lists the catalog routes', async () => {
+    const doc = (await (await fetch(`${s.url}/openapi/json`)).json()) as { paths: Record<string, unknown> }
+    for (const path of ['/v1/content', '/v1/content/commit', '/v1/content_export', '/v1/update_by_query', '/health']) expect(doc.paths[path]).toBeDefined()
+  })
+})
+
+describe('response compression', () => {
+  const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync }
+
+  test('gzip, br and deflate are applied when asked, and decode to the same JSON', async () => {
+    const objects = Array.from({ length: 40 }, (_, i) => item(`z${i}`, { description: 'compressible text '.repeat(5) }))
+    await s.signed(TRACKER_B, 'POST', '/v1/content', { body: { objects } })
+    const plain = await (await s.signed(TRACKER_B, 'GET', '/v1/content_export?size=40')).json() as { objects: unknown[] }
+    for (const encoding of ['gzip', 'br', 'deflate'] as const) {
+      // fetch() would transparently decode, so read the raw bytes with decompression turned off.
+      const response = await s.signed(TRACKER_B, 'GET', '/v1/content_export?size=40', { headers: { 'accept-encoding': encoding } })
+      expect(response.headers.get('content-encoding')).toBe(encoding)
+      expect(response.headers.get('vary')).toContain('Accept-Encoding')
+      const raw = await rawBody(`${s.url}/v1/content_export?size=40`, encoding)
+      const decoded = JSON.parse(new TextDecoder().decode(decoders[encoding](raw))) as { objects: unknown[] }
+      expect(decoded.objects).toEqual(plain.objects)
+    }
+  })
+
+  test('q-values decide; identity when nothing acceptable is offered', async () => {
+    const { chooseEncoding } = await import('../../src/http/compression.ts')
+    expect(chooseEncoding('gzip, deflate, br')).toBe('br')
+    expect(chooseEncoding('gzip;q=1, br;q=0.5')).toBe('gzip')
+    expect(chooseEncoding('br;q=0, gzip;q=0')).toBe(null)
+    expect(chooseEncoding('identity')).toBe(null)
+    expect(chooseEncoding('*')).toBe('br')
+    expect(chooseEncoding(null)).toBe(null)
+  })
+
+  async function rawBody(url: string, encoding: string): Promise<Uint8Array> {
+    const { authorizationHeader } = await import('../../src/auth/index.ts')
+    const date = new Date().toUTCString()
+    const contentType = 'application/json; charset=utf-8'
+    const authorization = authorizationHeader(TRACKER_B.id, TRACKER_B.key, { method: 'GET', contentType, date, path: '/v1/content_export' })
+    const response = await fetch(url, { headers: { 'accept-encoding': encoding, date, authorization, 'content-type': contentType }, decompress: false } as RequestInit)
+    return new Uint8Array(await response.arrayBuffer())
+  }
+})
