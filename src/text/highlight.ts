@@ -27,7 +27,8 @@ let marks = new Uint8Array(256)
  * A token matches when its term, or `stem(term)`, is in `terms`, or when its term starts with
  * one of `prefixes` (search-as-you-type: the word being typed). Whole words and sub-parts are
  * both considered, so the term "4090" highlights only "4090" in "RTX-4090" and "rtx4090"
- * highlights all of it. `terms` must hold folded terms (as `analyzeQuery` emits them);
+ * highlights all of it. `terms` must hold folded terms (as `analyzeQuery` emits them; a
+ * stemmed query term also lights up its plural, since each token's stem is checked too);
  * prefixes are folded here, and empty prefixes are ignored.
  *
  * Span policy: overlapping or touching matched spans merge into one `<em>` (parts of one word);

@@ -86,7 +86,8 @@ const SPECIAL_FOLDS: ReadonlyMap<string, string> = new Map([
 const STRIP_RE = /[\p{M}\p{Default_Ignorable_Code_Point}]/gu
 const LETTER_RE = /^\p{L}$/u
 const NUMBER_RE = /^\p{N}$/u
-/** Fixed-point iterations; two suffice for every code point in Unicode 15, four is slack. */
+/** Fold rounds cap: no code point needs more than two changing rounds (checked over all of
+ * Unicode on Bun 1.4), so four is slack, not a truncation. */
 const MAX_FOLD_ROUNDS = 4
 /** Bound on cached astral code points, so hostile input cannot grow the cache without limit. */
 const MAX_ASTRAL_CACHE = 4096
@@ -150,6 +151,35 @@ export function foldCodePoint(cp: number): FoldedChar {
   return folded
 }
 
+/** Builds in slices: `apply` passes each code unit as an argument, and engines cap arguments. */
+const STRING_SLICE = 4096
+
+/** String made of the first `length` UTF-16 units of `codes` (one allocation per 4K units). */
+export function codesToString(codes: Uint16Array, length: number): string {
+  // The cast is safe: fromCharCode only reads indices and length, which typed arrays have.
+  if (length <= STRING_SLICE) {
+    return String.fromCharCode.apply(null, codes.subarray(0, length) as unknown as number[])
+  }
+  let out = ''
+  for (let from = 0; from < length; from += STRING_SLICE) {
+    const to = Math.min(length, from + STRING_SLICE)
+    out += String.fromCharCode.apply(null, codes.subarray(from, to) as unknown as number[])
+  }
+  return out
+}
+
+// Folded units of the text being folded; reused across calls (single-threaded worker).
+let foldScratch = new Uint16Array(256)
+
+function growFoldScratch(needed: number): Uint16Array {
+  let capacity = foldScratch.length * 2
+  while (capacity < needed) capacity *= 2
+  const grown = new Uint16Array(capacity)
+  grown.set(foldScratch)
+  foldScratch = grown
+  return grown
+}
+
 /**
  * Fold text for matching: Unicode NFKD, strip combining marks and invisible format characters,
  * lowercase, plus folds NFKD misses (ß→ss, ł→l, ø→o, đ/ð→d, æ→ae, œ→oe, þ→th, ı→i, ς→σ, …)
@@ -168,21 +198,27 @@ export function foldText(text: string): string {
   while (i < len && text.charCodeAt(i) < 0x80) i++
   // Fast path: pure ASCII folds to its lowercase, which the engine does natively.
   if (i === len) return text.toLowerCase()
-  let out = text.slice(0, i).toLowerCase()
-  let runStart = i
+  // Otherwise collect folded units in scratch and build the string once: concatenating one
+  // small string per character measured about 2x slower on Czech titles.
+  let codes = foldScratch.length >= len ? foldScratch : growFoldScratch(len)
+  let units = 0
+  for (let j = 0; j < i; j++) {
+    const c = text.charCodeAt(j)
+    codes[units++] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c
+  }
   while (i < len) {
     const c = text.charCodeAt(i)
     if (c < 0x80) {
+      if (units >= codes.length) codes = growFoldScratch(units + 1)
+      codes[units++] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c
       i++
       continue
     }
-    // Copy ASCII runs in one slice rather than char by char.
-    if (runStart < i) out += text.slice(runStart, i).toLowerCase()
     const cp = text.codePointAt(i) ?? c
-    out += foldCodePoint(cp).text
+    const folded = foldCodePoint(cp).text
+    if (units + folded.length > codes.length) codes = growFoldScratch(units + folded.length)
+    for (let j = 0; j < folded.length; j++) codes[units++] = folded.charCodeAt(j)
     i += cp > 0xffff ? 2 : 1
-    runStart = i
   }
-  if (runStart < len) out += text.slice(runStart).toLowerCase()
-  return out
+  return codesToString(codes, units)
 }
