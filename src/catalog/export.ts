@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import type { CatalogObject, Fields, NestedObject } from '../shared/catalog-object.ts'
 import type { ExportCursor, Store, TypeScope } from '../store/index.ts'
-import { visibleAttributes } from './render.ts'
+import { visibleAttributes, visibleNested } from './render.ts'
 
 export const EXPORT_DEFAULT_SIZE = 300
 export const EXPORT_MAX_SIZE = 500
@@ -50,7 +50,7 @@ function toRecord(object: CatalogObject, hitFields: ReadonlySet<string> | null):
     exact: true,
     updated_at: object.updatedAt,
   }
-  if (!hitFields || hitFields.has('nested')) record.nested = object.nested
+  if (!hitFields || hitFields.has('nested')) record.nested = visibleNested(object.nested)
   if (object.generation !== null) record.generation = object.generation
   if (object.activeFrom !== null) record.active_from = object.activeFrom
   if (object.activeTo !== null) record.active_to = object.activeTo

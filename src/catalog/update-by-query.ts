@@ -34,7 +34,8 @@ export function checkUpdateRequest(body: unknown): RequestCheck {
   else {
     if (search.types !== undefined && search.types !== null) {
       if (!Array.isArray(search.types) || search.types.some((t) => typeof t !== 'string' || t === '')) problems['search.types'] = ['must be an array of type names']
-      else types = search.types as string[]
+      // An empty list restricts nothing, like an absent one.
+      else types = search.types.length > 0 ? (search.types as string[]) : null
     }
     const partial = search.partial
     if (!isPlainObject(partial) || !isPlainObject(partial.fields)) problems['search.partial.fields'] = ['must be an object of field values to match']

@@ -5,6 +5,7 @@
  */
 import type { CatalogObject, FieldValue, Fields, NestedObject } from '../shared/catalog-object.ts'
 import type { FieldKind } from '../store/index.ts'
+import { setField } from '../shared/fields.ts'
 import { malformed, numberMismatch, type ObjectError } from './write-result.ts'
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: ObjectError }
@@ -23,6 +24,14 @@ export function identityOf(raw: unknown): string | null {
   const value = raw.identity ?? raw.url
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)
   return typeof value === 'string' && value.trim() !== '' ? value : null
+}
+
+/**
+ * Text stored in its own column (identity, type, generation) must be well-formed Unicode: SQLite
+ * would turn a lone surrogate into U+FFFD and two different identities into one.
+ */
+function checkWellFormed(name: string, value: unknown, problems: Record<string, string[]>): void {
+  if (typeof value === 'string' && !value.isWellFormed()) problems[name] = ['must be valid Unicode text (no lone surrogates)']
 }
 
 /** ISO 8601 date-time with a `T` (interface.md 2.2), or null for absent. */
@@ -67,6 +76,7 @@ function checkNested(value: unknown, problems: Record<string, string[]>): Nested
     }
     const identity = identityOf(item)
     if (identity === null) problems[`${at}.identity`] = ['must be filled']
+    else checkWellFormed(`${at}.identity`, identity, problems)
     if (typeof item.type !== 'string' || item.type.trim() === '') problems[`${at}.type`] = ['must be filled']
     if (item.fields !== undefined && item.fields !== null && !isPlainObject(item.fields)) problems[`${at}.fields`] = ['must be an object']
     if (item.nested !== undefined) problems[`${at}.nested`] = ['only one level of nesting is allowed']
@@ -111,6 +121,9 @@ function nonNumeric(value: FieldValue): FieldValue | undefined {
  * fields seen for the first time into `newKinds` (so one batch is consistent with itself).
  */
 export function checkFieldKinds(fields: Fields, known: Map<string, FieldKind>, newKinds: Map<string, FieldKind>): ObjectError | null {
+  // Kinds first seen here are recorded only if the whole object passes: a rejected object
+  // must not decide the type of a field no stored object has.
+  const seen: [string, FieldKind][] = []
   for (const [name, value] of Object.entries(fields)) {
     const expected = known.get(name) ?? newKinds.get(name)
     if (expected === 'number') {
@@ -120,9 +133,10 @@ export function checkFieldKinds(fields: Fields, known: Map<string, FieldKind>, n
     }
     if (expected === undefined) {
       const kind = kindOf(value)
-      if (kind !== null) newKinds.set(name, kind)
+      if (kind !== null) seen.push([name, kind])
     }
   }
+  for (const [name, kind] of seen) if (!newKinds.has(name)) newKinds.set(name, kind)
   return null
 }
 
@@ -132,7 +146,10 @@ export function validateFullObject(raw: unknown, updatedAt: string): Validated<C
   const problems: Record<string, string[]> = {}
   const identity = identityOf(raw)
   if (identity === null) problems.identity = ['must be filled']
+  else checkWellFormed('identity', identity, problems)
   if (typeof raw.type !== 'string' || raw.type.trim() === '') problems.type = ['must be filled']
+  else checkWellFormed('type', raw.type, problems)
+  checkWellFormed('generation', raw.generation, problems)
   let fields: Fields = {}
   if (raw.fields !== undefined && raw.fields !== null && !isPlainObject(raw.fields)) problems.fields = ['must be an object']
   else if (isPlainObject(raw.fields)) fields = raw.fields as Fields
@@ -168,7 +185,7 @@ export function mergePartialObject(raw: Record<string, unknown>, existing: Catal
   const merged: CatalogObject = { ...existing, fields: { ...existing.fields }, updatedAt }
   for (const [name, value] of Object.entries(given)) {
     if (value === null) delete merged.fields[name]
-    else merged.fields[name] = value
+    else setField(merged.fields, name, value)
   }
   if ('nested' in raw) merged.nested = checkNested(raw.nested, problems)
   if ('generation' in raw) merged.generation = checkGeneration(raw, problems)
@@ -176,7 +193,7 @@ export function mergePartialObject(raw: Record<string, unknown>, existing: Catal
   if ('active_to' in raw) merged.activeTo = checkDateTime(raw, 'active_to', problems)
   if (Object.keys(problems).length > 0) return { ok: false, error: malformed(problems) }
   const changedFields: Fields = {}
-  for (const [name, value] of Object.entries(given)) if (value !== null) changedFields[name] = value
+  for (const [name, value] of Object.entries(given)) if (value !== null) setField(changedFields, name, value)
   return { ok: true, value: { merged, changedFields } }
 }
 

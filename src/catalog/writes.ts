@@ -4,6 +4,7 @@
  * transaction, and its result returned only after COMMIT (nothing acknowledged can be lost).
  */
 import type { CatalogObject } from '../shared/catalog-object.ts'
+import { impliedCategories } from './categories.ts'
 import type { FieldKind, Store } from '../store/index.ts'
 import { checkFieldKinds, identityOf, isPlainObject, mergePartialObject, validateFullObject } from './validate.ts'
 import { malformed, NOT_FOUND, type ObjectError, type WriteResult } from './write-result.ts'
@@ -44,6 +45,23 @@ export class CatalogWriter {
     return result
   }
 
+  /**
+   * Stores the category objects implied by `object`'s nested categories (decisions.md). An implied
+   * category merges into a stored one (its fields win), is skipped when nothing would change, and
+   * never replaces an object of another type or breaks the numeric rule.
+   */
+  private storeImpliedCategories(trackerId: string, object: CatalogObject, known: Map<string, FieldKind>, newKinds: Map<string, FieldKind>): void {
+    const catalog = this.store.catalog
+    for (const category of impliedCategories(object)) {
+      const existing = catalog.get(trackerId, category.identity)
+      if (existing && existing.type !== 'category') continue
+      const merged: CatalogObject = existing ? { ...existing, fields: { ...existing.fields, ...category.fields }, generation: category.generation ?? existing.generation, updatedAt: category.updatedAt } : category
+      if (existing && JSON.stringify(existing.fields) === JSON.stringify(merged.fields) && existing.generation === merged.generation) continue
+      if (checkFieldKinds(category.fields, known, newKinds)) continue
+      catalog.put(trackerId, merged)
+    }
+  }
+
   /** Records kinds first seen in this unit, so later objects of the batch obey them too. */
   private saveKinds(trackerId: string, kinds: Map<string, FieldKind>): void {
     for (const [field, kind] of kinds) this.store.catalog.addFieldKind(trackerId, field, kind)
@@ -69,6 +87,7 @@ export class CatalogWriter {
         const kindError = checkFieldKinds(object.fields, known, newKinds)
         if (kindError) return result.fail(key, kindError)
         catalog.put(trackerId, object)
+        this.storeImpliedCategories(trackerId, object, known, newKinds)
         result.okCount++
       })
       this.saveKinds(trackerId, newKinds)
@@ -95,6 +114,7 @@ export class CatalogWriter {
         const kindError = checkFieldKinds(merged.value.changedFields, known, newKinds)
         if (kindError) return result.fail(key, kindError)
         catalog.put(trackerId, merged.value.merged)
+        if ('nested' in raw) this.storeImpliedCategories(trackerId, merged.value.merged, known, newKinds)
         result.okCount++
       })
       this.saveKinds(trackerId, newKinds)

@@ -222,3 +222,42 @@ describe('tracker isolation', () => {
     expect((await exported(TRACKER_A)).get('secret-a')!.attributes.note).toBe('A only')
   })
 })
+
+describe('nested categories become category objects (decisions.md "Filters")', () => {
+  const tracker = { id: 'cat-shop', key: 'cat-key' }
+  const shirt = (identity: string, leaf: string, generation?: string) => ({
+    identity,
+    type: 'item',
+    ...(generation ? { generation } : {}),
+    fields: { title: `Shirt ${identity}` },
+    nested: [{ type: 'category', identity: `cat-${leaf}`, fields: { title: leaf, ancestors: [{ type: 'category', identity: 'cat-apparel', fields: { title: 'Apparel' } }, { type: 'category', identity: 'cat-men', fields: { title: 'Men' } }] } }],
+  })
+
+  test('the leaf and every ancestor are stored as standalone categories with their own ancestors', async () => {
+    s.sift.store.trackers.upsert(tracker.id, tracker.key)
+    const [status, result] = await write('POST', [shirt('s1', 'T-shirts', 'g1')], tracker)
+    expect(status).toBe(201)
+    expect(result.ok_count).toBe(1) // implied objects are not counted as the client's
+    const stored = await exported(tracker)
+    expect(stored.get('cat-apparel')).toMatchObject({ type: 'category', attributes: { title: 'Apparel', ancestors: [] }, generation: 'g1' })
+    expect(stored.get('cat-men')!.attributes).toEqual({ title: 'Men', ancestors: [{ type: 'category', identity: 'cat-apparel', fields: { title: 'Apparel' } }] })
+    expect((stored.get('cat-T-shirts')!.attributes.ancestors as unknown[]).length).toBe(2)
+  })
+
+  test('an explicitly pushed category keeps its own fields; an object of another type is never replaced', async () => {
+    await write('POST', [{ identity: 'cat-men', type: 'category', fields: { title: 'Men', web_url: 'https://shop/men' } }, { identity: 'cat-shoes', type: 'item', fields: { title: 'Not a category' } }], tracker)
+    await write('POST', [shirt('s2', 'shoes')], tracker)
+    const stored = await exported(tracker)
+    expect(stored.get('cat-men')!.attributes.web_url).toBe('https://shop/men')
+    expect(stored.get('cat-shoes')!.type).toBe('item')
+  })
+
+  test('a generation commit keeps the categories of the current sync', async () => {
+    await write('POST', [shirt('s3', 'Polos', 'g2')], tracker)
+    const commit = await s.signed(tracker, 'POST', '/v1/content/commit?type=category&generation=g2')
+    expect(commit.status).toBe(201)
+    const stored = await exported(tracker)
+    for (const id of ['cat-Polos', 'cat-men', 'cat-apparel']) expect(stored.has(id)).toBe(true)
+    expect(stored.has('cat-T-shirts')).toBe(false)
+  })
+})

@@ -16,7 +16,7 @@ export const TRACKER_B = { id: 'shop-b', key: 'key-b-9876543210' }
 export interface SignedRequestOptions {
   body?: unknown
   /** Raw body bytes or text, sent as they are (overrides `body`). */
-  rawBody?: BodyInit
+  rawBody?: RequestInit['body']
   contentType?: string
   date?: string
   scheme?: string
