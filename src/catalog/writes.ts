@@ -67,58 +67,59 @@ export class CatalogWriter {
     for (const [field, kind] of kinds) this.store.catalog.addFieldKind(trackerId, field, kind)
   }
 
+  /**
+   * Runs `each` over the objects of one write unit with what every field-writing unit shares: the
+   * tracker's field kinds (saved at the end, from accepted objects only) and one write time.
+   */
+  private fieldWriteUnit(
+    trackerId: string,
+    objects: readonly unknown[],
+    each: (raw: unknown, i: number, unit: { result: ResultBuilder; known: Map<string, FieldKind>; newKinds: Map<string, FieldKind>; updatedAt: string }) => void,
+  ): Promise<WriteResult> {
+    return this.commit(trackerId, () => {
+      const unit = { result: new ResultBuilder(), known: this.store.catalog.fieldKinds(trackerId), newKinds: new Map<string, FieldKind>(), updatedAt: new Date().toISOString() }
+      objects.forEach((raw, i) => each(raw, i, unit))
+      this.saveKinds(trackerId, unit.newKinds)
+      return unit.result.build()
+    })
+  }
+
   /** POST /v1/content: adds or fully replaces objects; omitted fields of an existing object go. */
   upsert(trackerId: string, objects: readonly unknown[]): Promise<WriteResult> {
-    return this.commit(trackerId, () => {
-      const result = new ResultBuilder()
-      const catalog = this.store.catalog
-      const known = catalog.fieldKinds(trackerId)
-      const newKinds = new Map<string, FieldKind>()
-      const updatedAt = new Date().toISOString()
-      objects.forEach((raw, i) => {
-        const key = identityOf(raw) ?? `objects[${i}]`
-        const checked = validateFullObject(raw, updatedAt)
-        if (!checked.ok) return result.fail(key, checked.error)
-        const object = checked.value
-        const existing = catalog.get(trackerId, object.identity)
-        if (existing && existing.type !== object.type) {
-          return result.fail(key, malformed({ type: [`cannot change from ${JSON.stringify(existing.type)} to ${JSON.stringify(object.type)}`] }))
-        }
-        const kindError = checkFieldKinds(object.fields, known, newKinds)
-        if (kindError) return result.fail(key, kindError)
-        catalog.put(trackerId, object)
-        this.storeImpliedCategories(trackerId, object, known, newKinds)
-        result.okCount++
-      })
-      this.saveKinds(trackerId, newKinds)
-      return result.build()
+    const catalog = this.store.catalog
+    return this.fieldWriteUnit(trackerId, objects, (raw, i, { result, known, newKinds, updatedAt }) => {
+      const key = identityOf(raw) ?? `objects[${i}]`
+      const checked = validateFullObject(raw, updatedAt)
+      if (!checked.ok) return result.fail(key, checked.error)
+      const object = checked.value
+      const existing = catalog.get(trackerId, object.identity)
+      if (existing && existing.type !== object.type) {
+        return result.fail(key, malformed({ type: [`cannot change from ${JSON.stringify(existing.type)} to ${JSON.stringify(object.type)}`] }))
+      }
+      const kindError = checkFieldKinds(object.fields, known, newKinds)
+      if (kindError) return result.fail(key, kindError)
+      catalog.put(trackerId, object)
+      this.storeImpliedCategories(trackerId, object, known, newKinds)
+      result.okCount++
     })
   }
 
   /** PATCH /v1/content: only the given fields change; unknown identities are `not_found`. */
   patch(trackerId: string, objects: readonly unknown[]): Promise<WriteResult> {
-    return this.commit(trackerId, () => {
-      const result = new ResultBuilder()
-      const catalog = this.store.catalog
-      const known = catalog.fieldKinds(trackerId)
-      const newKinds = new Map<string, FieldKind>()
-      const updatedAt = new Date().toISOString()
-      objects.forEach((raw, i) => {
-        const identity = identityOf(raw)
-        const key = identity ?? `objects[${i}]`
-        if (!isPlainObject(raw) || identity === null) return result.fail(key, malformed({ identity: ['must be filled'] }))
-        const existing = catalog.get(trackerId, identity)
-        if (!existing) return result.fail(key, NOT_FOUND)
-        const merged = mergePartialObject(raw, existing, updatedAt)
-        if (!merged.ok) return result.fail(key, merged.error)
-        const kindError = checkFieldKinds(merged.value.changedFields, known, newKinds)
-        if (kindError) return result.fail(key, kindError)
-        catalog.put(trackerId, merged.value.merged)
-        if ('nested' in raw) this.storeImpliedCategories(trackerId, merged.value.merged, known, newKinds)
-        result.okCount++
-      })
-      this.saveKinds(trackerId, newKinds)
-      return result.build()
+    const catalog = this.store.catalog
+    return this.fieldWriteUnit(trackerId, objects, (raw, i, { result, known, newKinds, updatedAt }) => {
+      const identity = identityOf(raw)
+      const key = identity ?? `objects[${i}]`
+      if (!isPlainObject(raw) || identity === null) return result.fail(key, malformed({ identity: ['must be filled'] }))
+      const existing = catalog.get(trackerId, identity)
+      if (!existing) return result.fail(key, NOT_FOUND)
+      const merged = mergePartialObject(raw, existing, updatedAt)
+      if (!merged.ok) return result.fail(key, merged.error)
+      const kindError = checkFieldKinds(merged.value.changedFields, known, newKinds)
+      if (kindError) return result.fail(key, kindError)
+      catalog.put(trackerId, merged.value.merged)
+      if ('nested' in raw) this.storeImpliedCategories(trackerId, merged.value.merged, known, newKinds)
+      result.okCount++
     })
   }
 

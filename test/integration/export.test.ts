@@ -3,29 +3,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { CatalogExporter, EXPORT_CURSOR_TTL_MS } from '../../src/catalog/export.ts'
 import { item, startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
+import type { ExportPage, ExportRecord, Tracker } from '../support/export-types.ts'
 
-interface ExportRecord {
-  url: string
-  type: string
-  attributes: Record<string, unknown>
-  nested?: unknown[]
-  exact: boolean
-  generation?: string
-  active_from?: string
-  active_to?: string
-  updated_at: string
-}
 
-interface ExportPage {
-  total: number
-  objects: ExportRecord[]
-  links: { rel: string; href: string }[]
-}
 
-interface Tracker {
-  id: string
-  key: string
-}
 
 const CURSOR_GONE = { type: 'malformed_input', reason: 'export cursor expired or unknown' }
 const BAD_SIZE = { type: 'malformed_input', reason: 'invalid parameter', caused_by: { size: ['must be a positive integer'] } }

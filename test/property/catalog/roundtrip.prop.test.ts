@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { startTestSift, type TestSift } from '../../support/sift-server.ts'
+import type { ExportPage, ExportRecord, Tracker } from '../../support/export-types.ts'
 
 type Value = string | number | boolean | Value[]
 type Fields = Record<string, Value>
@@ -26,28 +27,8 @@ interface Model {
   active_to: string | null
 }
 
-interface ExportRecord {
-  url: string
-  type: string
-  attributes: Record<string, unknown>
-  nested?: unknown[]
-  exact: boolean
-  generation?: string
-  active_from?: string
-  active_to?: string
-  updated_at: string
-}
 
-interface ExportPage {
-  total: number
-  objects: ExportRecord[]
-  links: { rel: string; href: string }[]
-}
 
-interface Tracker {
-  id: string
-  key: string
-}
 
 const TYPES = ['item', 'article', 'brand', 'product', 'query'] as const
 const HTTP_RUNS = { numRuns: 15 }
