@@ -84,26 +84,17 @@ export class PostingsCursor {
 }
 
 /**
- * Re-encodes the entry starting at `bytes[pos]` with a new doc delta; returns the position after it.
- * Used by merges: payload bytes (tfs, positions) are copied verbatim.
+ * Skips the payload (tfs and title positions) of an entry whose head (doc delta and `mask`) was
+ * read; returns the position after it. Merges copy `[pos, returned)` verbatim under a new head.
  */
-export function copyPostingEntry(bytes: Uint8Array, pos: number, out: ByteWriter, newDocDelta: number, doc: { value: number }): number {
-  const p0 = readVarint(bytes, pos)
-  const head = VARINT_OUT[0]!
-  const mask = head & 15
-  doc.value += (head - mask) / 16
-  let p = p0
+export function skipPostingPayload(bytes: Uint8Array, pos: number, mask: number): number {
   let titleTf = 0
   for (let g = 0; g < NUM_TEXT_GROUPS; g++) {
     if (mask & (1 << g)) {
-      p = readVarint(bytes, p)
+      pos = readVarint(bytes, pos)
       if (g === 0) titleTf = VARINT_OUT[0]!
     }
   }
-  for (let i = 0; i < titleTf; i++) p = readVarint(bytes, p)
-  if (newDocDelta >= 0) {
-    out.writeVarint(newDocDelta * 16 + mask)
-    out.writeBytes(bytes.subarray(p0, p))
-  }
-  return p
+  for (let i = 0; i < titleTf; i++) pos = readVarint(bytes, pos)
+  return pos
 }

@@ -36,11 +36,14 @@ const align8 = (n: number): number => (n + 7) & ~7
 export function encodeSegment(segment: SegmentData | SegmentBuilder | SegmentReader): Uint8Array {
   const data = segment instanceof SegmentBuilder ? segment.finish() : segment instanceof SegmentReader ? segment.data : segment
   const names = [...data.sections.keys()]
-  // Two passes: section offsets depend on the header length, which depends on the offsets' digits.
-  let headerBytes = new Uint8Array(0)
+  // Offsets depend on the header length and vice versa: reserve slack and retry until it fits.
+  let reserve = 0
+  let dataStart = 0
+  let headerBytes: Uint8Array = new Uint8Array(0)
   let entries: SectionEntry[] = []
-  for (let pass = 0; pass < 3; pass++) {
-    let offset = align8(16 + headerBytes.length + 64)
+  for (;;) {
+    dataStart = align8(16 + reserve + 64)
+    let offset = dataStart
     entries = names.map((name) => {
       const a = data.sections.get(name)!
       const e: SectionEntry = [name, kindOf(a), offset, a.length]
@@ -48,9 +51,9 @@ export function encodeSegment(segment: SegmentData | SegmentBuilder | SegmentRea
       return e
     })
     headerBytes = encodeUtf8(JSON.stringify({ meta: data.meta, sections: entries }))
+    if (16 + headerBytes.length <= dataStart) break
+    reserve = headerBytes.length
   }
-  const dataStart = align8(16 + headerBytes.length + 64)
-  if (entries.length > 0 && entries[0]![2] !== dataStart) throw new Error('segment header layout did not converge')
   const last = entries[entries.length - 1]
   const total = last === undefined ? dataStart : align8(last[2] + data.sections.get(last[0])!.byteLength)
   const out = new Uint8Array(total)

@@ -38,11 +38,11 @@ test('changing one byte of method, path, date, content type or key breaks the si
   fc.assert(
     fc.property(parts, trackerId, key, field, fc.nat(), fc.constantFrom('x', 'Z', '/', '0', ' '), (p, id, k, which, at, char) => {
       const signature = sign(k, p)
-      const changed = { ...p }
+      const changed: SignedParts = { ...p }
       let verifyKey = k
       if (which === 'key') verifyKey = mutate(k, at, char)
       else if (which === 'date') changed.date = new Date(Date.parse(p.date) + 1000).toUTCString()
-      else changed[which] = mutate(p[which], at, char)
+      else changed[which as 'method' | 'path' | 'contentType'] = mutate(p[which as 'method' | 'path' | 'contentType'], at, char)
       const result = verify(changed, id, signature, verifyKey)
       expect(result.ok).toBe(false)
     }),

@@ -1,0 +1,36 @@
+/**
+ * index/: the core index structures of one tracker: segments (term dictionary, postings with
+ * per-group term frequencies and title positions, norms, value bitmaps, numeric/date/geo columns),
+ * their builder, codec (one byte buffer, zero-copy views), merge and writer.
+ * Invariants: DocIds are dense u32 from 0 per segment; a builder is never queried, a reader never
+ * mutates; every per-doc attribute is a typed array indexed by DocId.
+ * Must not import: store/, workers/, http/, engine/ or any I/O module.
+ */
+export { Bitmap } from './bitmap.ts'
+export { decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
+export {
+  ALL_CATEGORIES_PATH_FIELD,
+  CATEGORY_PATH_FIELD,
+  DEFAULT_DOC_MODEL_OPTIONS,
+  flattenObject,
+  NUM_TEXT_GROUPS,
+  parseGeo,
+  parseIsoDateTime,
+  PATH_SEPARATOR,
+  TEXT_GROUP,
+  textGroupOf,
+  TYPE_FIELD,
+} from './doc-model.ts'
+export type { DocModelOptions, FlatDoc, TextValue } from './doc-model.ts'
+export { IndexWriter } from './index-writer.ts'
+export type { CommitResult } from './index-writer.ts'
+export { mergeSegments } from './merge.ts'
+export type { MergeInput } from './merge.ts'
+export { PostingsCursor } from './postings.ts'
+export { SegmentBuilder } from './segment-builder.ts'
+export { decodeSegment, encodeSegment, openSegment, SegmentFormatError } from './segment-codec.ts'
+export { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, SEGMENT_FORMAT_VERSION } from './segment-data.ts'
+export type { FieldMeta, SectionArray, SegmentData, SegmentMeta } from './segment-data.ts'
+export { FieldReader, SegmentReader } from './segment-reader.ts'
+export type { OrdinalColumn } from './segment-reader.ts'
+export { fuzzyScan, lowerBound, maxEditsFor, prefixRange } from './term-dict.ts'

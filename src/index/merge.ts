@@ -1,0 +1,210 @@
+/**
+ * Segment merge (compaction): several segments with their deleted-docs bitmaps → one segment
+ * holding the alive docs, in order (segment order, then DocId). Postings are re-encoded entry by
+ * entry with new doc deltas (payload bytes copied verbatim); value bitmaps, columns and norms are
+ * remapped. The result equals a fresh build of the alive objects in that order.
+ */
+import { Bitmap } from './bitmap.ts'
+import { ByteWriter, encodeUtf8, readVarint, U32List, VARINT_OUT } from './byte-buffers.ts'
+import { NUM_TEXT_GROUPS } from './doc-model.ts'
+import { FieldBuilder } from './field-builder.ts'
+import { skipPostingPayload } from './postings.ts'
+import { SEGMENT_FORMAT_VERSION, type FieldMeta, type SectionArray, type SegmentData } from './segment-data.ts'
+import type { FieldReader, SegmentReader } from './segment-reader.ts'
+
+/** One merge input: a segment and the docs deleted in it (null = none). */
+export interface MergeInput {
+  reader: SegmentReader
+  deleted: Bitmap | null
+}
+
+/** Merges segments, dropping deleted docs. Inputs are read only. */
+export function mergeSegments(inputs: readonly MergeInput[]): SegmentData {
+  const remaps: Int32Array[] = []
+  let numDocs = 0
+  for (const { reader, deleted } of inputs) {
+    const remap = new Int32Array(reader.numDocs)
+    for (let d = 0; d < reader.numDocs; d++) remap[d] = deleted !== null && deleted.has(d) ? -1 : numDocs++
+    remaps.push(remap)
+  }
+  const sections = new Map<string, SectionArray>()
+  const hasActiveWindows = mergeDocs(inputs, remaps, numDocs, sections)
+  const groupLengthSums = mergeNorms(inputs, remaps, numDocs, sections)
+  const numTerms = mergePostings(inputs, remaps, sections)
+  const fields = mergeFields(inputs, remaps, numDocs, sections)
+  return {
+    meta: {
+      formatVersion: SEGMENT_FORMAT_VERSION,
+      numDocs,
+      numTerms,
+      groupLengthSums,
+      hasActiveWindows,
+      hasVariantDocs: inputs.some((i) => i.reader.meta.hasVariantDocs),
+      fields,
+    },
+    sections,
+  }
+}
+
+function mergeDocs(inputs: readonly MergeInput[], remaps: Int32Array[], numDocs: number, out: Map<string, SectionArray>): boolean {
+  const idBytes = new ByteWriter(1024)
+  const idOffsets = new U32List(numDocs + 1)
+  idOffsets.push(0)
+  const flags = new Uint8Array(numDocs)
+  const parents = new Uint32Array(numDocs)
+  const from = new Float64Array(numDocs).fill(NaN)
+  const to = new Float64Array(numDocs).fill(NaN)
+  let hasActive = false
+  inputs.forEach(({ reader }, s) => {
+    const remap = remaps[s]!
+    for (let d = 0; d < reader.numDocs; d++) {
+      const nd = remap[d]!
+      if (nd < 0) continue
+      idBytes.writeBytes(encodeUtf8(reader.identity(d)))
+      idOffsets.push(idBytes.length)
+      flags[nd] = reader.flags[d]!
+      const np = remap[reader.parents[d]!]!
+      parents[nd] = np >= 0 ? np : nd
+      if (reader.activeFrom !== null && reader.activeTo !== null) {
+        from[nd] = reader.activeFrom[d]!
+        to[nd] = reader.activeTo[d]!
+        if (!Number.isNaN(from[nd]!) || !Number.isNaN(to[nd]!)) hasActive = true
+      }
+    }
+  })
+  out.set('doc.identityBytes', idBytes.finish())
+  out.set('doc.identityOffsets', idOffsets.finish())
+  out.set('doc.flags', flags)
+  out.set('doc.parent', parents)
+  if (hasActive) {
+    out.set('doc.activeFrom', from)
+    out.set('doc.activeTo', to)
+  }
+  return hasActive
+}
+
+function mergeNorms(inputs: readonly MergeInput[], remaps: Int32Array[], numDocs: number, out: Map<string, SectionArray>): number[] {
+  const norms = new Uint8Array(NUM_TEXT_GROUPS * numDocs)
+  const sums = new Array<number>(NUM_TEXT_GROUPS).fill(0)
+  inputs.forEach(({ reader }, s) => {
+    const remap = remaps[s]!
+    for (let d = 0; d < reader.numDocs; d++) {
+      const nd = remap[d]!
+      if (nd < 0) continue
+      for (let g = 0; g < NUM_TEXT_GROUPS; g++) {
+        const n = reader.norm(g, d)
+        norms[g * numDocs + nd] = n
+        sums[g]! += n
+      }
+    }
+  })
+  out.set('norms', norms)
+  return sums
+}
+
+function mergePostings(inputs: readonly MergeInput[], remaps: Int32Array[], out: Map<string, SectionArray>): number {
+  const all = new Set<string>()
+  for (const { reader } of inputs) for (const t of reader.terms()) all.add(t)
+  const sorted = [...all].sort()
+  const kept: string[] = []
+  const df = new U32List(sorted.length + 1)
+  const offsets = new U32List(sorted.length + 2)
+  offsets.push(0)
+  const bytes = new ByteWriter(1 << 16)
+  for (const term of sorted) {
+    let count = 0
+    let last = 0
+    for (let s = 0; s < inputs.length; s++) {
+      const reader = inputs[s]!.reader
+      const ord = reader.termOrd(term)
+      if (ord < 0) continue
+      const remap = remaps[s]!
+      let pos = reader.postOffsets[ord]!
+      const end = reader.postOffsets[ord + 1]!
+      const src = reader.postBytes
+      let doc = 0
+      while (pos < end) {
+        const payload = readVarint(src, pos)
+        const head = VARINT_OUT[0]!
+        const mask = head & 15
+        doc += (head - mask) / 16
+        pos = skipPostingPayload(src, payload, mask)
+        const nd = remap[doc]!
+        if (nd < 0) continue
+        bytes.writeVarint((nd - last) * 16 + mask)
+        bytes.writeBytes(src.subarray(payload, pos))
+        last = nd
+        count++
+      }
+    }
+    if (count === 0) continue
+    kept.push(term)
+    df.push(count)
+    offsets.push(bytes.length)
+  }
+  out.set('terms.bytes', encodeUtf8(kept.join('\n')))
+  out.set('terms.df', df.finish())
+  out.set('post.offsets', offsets.finish())
+  out.set('post.bytes', bytes.finish())
+  return kept.length
+}
+
+function remapBitmap(bm: Bitmap, remap: Int32Array): Uint32Array {
+  const ids = bm.toArray()
+  let n = 0
+  for (let i = 0; i < ids.length; i++) {
+    const nd = remap[ids[i]!]!
+    if (nd >= 0) ids[n++] = nd
+  }
+  return ids.subarray(0, n)
+}
+
+function mergeNumeric(f: FieldReader, kind: 'num' | 'date', remap: Int32Array, add: (doc: number, v: number) => void): void {
+  const col = kind === 'num' ? f.num : f.date
+  if (col === null) return
+  const offs = kind === 'num' ? f.numMultiOffsets : f.dateMultiOffsets
+  const vals = kind === 'num' ? f.numMultiValues : f.dateMultiValues
+  for (let d = 0; d < remap.length; d++) {
+    const nd = remap[d]!
+    if (nd < 0) continue
+    if (offs !== null && vals !== null) {
+      for (let i = offs[d]!; i < offs[d + 1]!; i++) add(nd, vals[i]!)
+    } else if (!Number.isNaN(col[d]!)) {
+      add(nd, col[d]!)
+    }
+  }
+}
+
+function mergeFields(inputs: readonly MergeInput[], remaps: Int32Array[], numDocs: number, out: Map<string, SectionArray>): FieldMeta[] {
+  const names = new Set<string>()
+  for (const { reader } of inputs) for (const f of reader.fields()) names.add(f.name)
+  const sortedNames = [...names].sort()
+  return sortedNames.map((name, index) => {
+    const fb = new FieldBuilder(name)
+    inputs.forEach(({ reader }, s) => {
+      const f = reader.field(name)
+      if (f === null) return
+      const remap = remaps[s]!
+      for (const d of remapBitmap(f.presence(), remap)) fb.markPresent(d)
+      if (f.numValues > 0) {
+        const perValue: Bitmap[] = []
+        for (let v = 0; v < f.numValues; v++) {
+          const value = f.value(v)
+          const bm = f.valueBitmap(v)
+          perValue.push(bm)
+          for (const d of remapBitmap(bm, remap)) fb.addStringPair(d, value)
+        }
+        fb.addStringDocCount(remapBitmap(Bitmap.orMany(perValue), remap).length)
+      }
+      mergeNumeric(f, 'num', remap, (d, v) => fb.addNumber(d, v))
+      mergeNumeric(f, 'date', remap, (d, v) => fb.addDate(d, v))
+      if (f.lat !== null && f.lon !== null) {
+        for (let d = 0; d < remap.length; d++) {
+          const nd = remap[d]!
+          if (nd >= 0 && !Number.isNaN(f.lat[d]!)) fb.addGeo(nd, f.lat[d]!, f.lon[d]!)
+        }
+      }
+    })
+    return fb.emit(index, numDocs, out)
+  })
+}

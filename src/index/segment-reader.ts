@@ -1,0 +1,272 @@
+/**
+ * SegmentReader: the immutable, query-time view over one segment's SegmentData. Everything it
+ * returns is a view or a lazily built, cached derivative (decoded term list, value bitmaps, the
+ * identity map, ordinal columns); a reader is safe to share by all requests of one worker.
+ */
+import { Bitmap } from './bitmap.ts'
+import { compareBytes, decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
+import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
+
+function section<T extends SectionArray>(data: SegmentData, name: string, ctor: { new (n: number): T }): T {
+  const a = data.sections.get(name)
+  if (a === undefined) return new ctor(0)
+  return a as T
+}
+
+/** Doc -> value ordinals of one string field (CSR). Built lazily for counting high-cardinality facets. */
+export interface OrdinalColumn {
+  /** offsets[doc] .. offsets[doc + 1] index `ords`. */
+  offsets: Uint32Array
+  ords: Uint32Array
+}
+
+/** Query-time view of one field of one segment. */
+export class FieldReader {
+  readonly meta: FieldMeta
+  readonly num: Float64Array | null
+  readonly numMultiOffsets: Uint32Array | null
+  readonly numMultiValues: Float64Array | null
+  readonly date: Float64Array | null
+  readonly dateMultiOffsets: Uint32Array | null
+  readonly dateMultiValues: Float64Array | null
+  readonly lat: Float64Array | null
+  readonly lon: Float64Array | null
+  private readonly values: Uint8Array
+  private readonly valueOffsets: Uint32Array
+  private readonly bitmapBytes: Uint8Array
+  private readonly bitmapOffsets: Uint32Array
+  private readonly presenceBytes: Uint8Array
+  private readonly bitmaps: (Bitmap | undefined)[]
+  private presenceBitmap: Bitmap | null = null
+  private decodedValues: (string | undefined)[]
+  private ordinals: OrdinalColumn | null = null
+  private readonly numDocs: number
+
+  constructor(data: SegmentData, index: number, meta: FieldMeta) {
+    const get = (name: string): SectionArray | undefined => data.sections.get(fieldSection(index, name))
+    this.meta = meta
+    this.numDocs = data.meta.numDocs
+    this.num = (get('num') as Float64Array | undefined) ?? null
+    this.numMultiOffsets = (get('numMultiOffsets') as Uint32Array | undefined) ?? null
+    this.numMultiValues = (get('numMultiValues') as Float64Array | undefined) ?? null
+    this.date = (get('date') as Float64Array | undefined) ?? null
+    this.dateMultiOffsets = (get('dateMultiOffsets') as Uint32Array | undefined) ?? null
+    this.dateMultiValues = (get('dateMultiValues') as Float64Array | undefined) ?? null
+    this.lat = (get('lat') as Float64Array | undefined) ?? null
+    this.lon = (get('lon') as Float64Array | undefined) ?? null
+    this.values = (get('values') as Uint8Array | undefined) ?? new Uint8Array(0)
+    this.valueOffsets = (get('valueOffsets') as Uint32Array | undefined) ?? new Uint32Array(1)
+    this.bitmapBytes = (get('bitmaps') as Uint8Array | undefined) ?? new Uint8Array(0)
+    this.bitmapOffsets = (get('bitmapOffsets') as Uint32Array | undefined) ?? new Uint32Array(1)
+    this.presenceBytes = (get('presence') as Uint8Array | undefined) ?? new Uint8Array(0)
+    this.bitmaps = new Array(meta.numValues)
+    this.decodedValues = new Array(meta.numValues)
+  }
+
+  get name(): string {
+    return this.meta.name
+  }
+
+  get numValues(): number {
+    return this.meta.numValues
+  }
+
+  /** Docs having any value of this field. Cached; callers must not mutate it. */
+  presence(): Bitmap {
+    if (this.presenceBitmap === null) this.presenceBitmap = Bitmap.deserialize(this.presenceBytes, { checked: false, copy: false })
+    return this.presenceBitmap
+  }
+
+  /** UTF-8 bytes of value `ord` (a view). */
+  valueBytes(ord: number): Uint8Array {
+    return this.values.subarray(this.valueOffsets[ord]!, this.valueOffsets[ord + 1]!)
+  }
+
+  /** The string of value `ord` (decoded once, cached). */
+  value(ord: number): string {
+    let v = this.decodedValues[ord]
+    if (v === undefined) {
+      v = decodeUtf8(this.valueBytes(ord))
+      this.decodedValues[ord] = v
+    }
+    return v
+  }
+
+  /** Ordinal of an exact value, or -1. Binary search on bytes (no decoding). */
+  findValue(value: string): number {
+    const key = encodeUtf8(value)
+    let lo = 0
+    let hi = this.meta.numValues
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const c = compareBytes(this.valueBytes(mid), key)
+      if (c === 0) return mid
+      if (c < 0) lo = mid + 1
+      else hi = mid
+    }
+    return -1
+  }
+
+  /** Ordinal range [lo, hi) of values starting with `prefix` (byte-wise). */
+  prefixRange(prefix: string): [number, number] {
+    const key = encodeUtf8(prefix)
+    let lo = 0
+    let hi = this.meta.numValues
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareBytes(this.valueBytes(mid), key) < 0) lo = mid + 1
+      else hi = mid
+    }
+    let end = lo
+    while (end < this.meta.numValues && hasBytePrefix(this.valueBytes(end), key)) end++
+    return [lo, end]
+  }
+
+  /** Docs having value `ord`. Cached; callers must not mutate it. */
+  valueBitmap(ord: number): Bitmap {
+    let bm = this.bitmaps[ord]
+    if (bm === undefined) {
+      bm = Bitmap.deserialize(this.bitmapBytes.subarray(this.bitmapOffsets[ord]!, this.bitmapOffsets[ord + 1]!), { checked: false, copy: false })
+      this.bitmaps[ord] = bm
+    }
+    return bm
+  }
+
+  /** Doc -> value ordinals, built on first use from the value bitmaps (O(pairs)), then cached. */
+  ordinalColumn(): OrdinalColumn {
+    if (this.ordinals !== null) return this.ordinals
+    const offsets = new Uint32Array(this.numDocs + 1)
+    const n = this.meta.numValues
+    for (let v = 0; v < n; v++) this.valueBitmap(v).forEach((d: number) => void offsets[d + 1]!++)
+    for (let d = 0; d < this.numDocs; d++) offsets[d + 1]! += offsets[d]!
+    const fill = offsets.slice(0, this.numDocs)
+    const ords = new Uint32Array(offsets[this.numDocs]!)
+    for (let v = 0; v < n; v++) this.valueBitmap(v).forEach((d: number) => void (ords[fill[d]!++] = v))
+    this.ordinals = { offsets, ords }
+    return this.ordinals
+  }
+}
+
+function hasBytePrefix(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false
+  return true
+}
+
+/** Immutable view of one segment. */
+export class SegmentReader {
+  readonly data: SegmentData
+  readonly meta: SegmentMeta
+  readonly numDocs: number
+  readonly termDf: Uint32Array
+  readonly postOffsets: Uint32Array
+  readonly postBytes: Uint8Array
+  /** norms[group * numDocs + doc]. */
+  readonly norms: Uint8Array
+  readonly flags: Uint8Array
+  readonly parents: Uint32Array
+  readonly activeFrom: Float64Array | null
+  readonly activeTo: Float64Array | null
+  private readonly identityBytes: Uint8Array
+  private readonly identityOffsets: Uint32Array
+  private readonly fieldReaders = new Map<string, FieldReader>()
+  private termList: string[] | null = null
+  private objectDocsMap: Map<string, number[]> | null = null
+
+  constructor(data: SegmentData) {
+    this.data = data
+    this.meta = data.meta
+    this.numDocs = data.meta.numDocs
+    this.termDf = section(data, 'terms.df', Uint32Array)
+    this.postOffsets = section(data, 'post.offsets', Uint32Array)
+    this.postBytes = section(data, 'post.bytes', Uint8Array)
+    this.norms = section(data, 'norms', Uint8Array)
+    this.flags = section(data, 'doc.flags', Uint8Array)
+    this.parents = section(data, 'doc.parent', Uint32Array)
+    this.activeFrom = (data.sections.get('doc.activeFrom') as Float64Array | undefined) ?? null
+    this.activeTo = (data.sections.get('doc.activeTo') as Float64Array | undefined) ?? null
+    this.identityBytes = section(data, 'doc.identityBytes', Uint8Array)
+    this.identityOffsets = section(data, 'doc.identityOffsets', Uint32Array)
+    data.meta.fields.forEach((meta, i) => this.fieldReaders.set(meta.name, new FieldReader(data, i, meta)))
+  }
+
+  /** Identity of a doc (a variant doc's own identity). */
+  identity(doc: number): string {
+    return decodeUtf8(this.identityBytes.subarray(this.identityOffsets[doc]!, this.identityOffsets[doc + 1]!))
+  }
+
+  isVariant(doc: number): boolean {
+    return (this.flags[doc]! & DOC_FLAG_VARIANT) !== 0
+  }
+
+  hasVariantDocs(doc: number): boolean {
+    return (this.flags[doc]! & DOC_FLAG_HAS_VARIANT_DOCS) !== 0
+  }
+
+  /** All docs of a catalog object (the object and its variant docs), by object identity; [] if absent. */
+  objectDocs(identity: string): number[] {
+    if (this.objectDocsMap === null) {
+      const map = new Map<string, number[]>()
+      for (let d = 0; d < this.numDocs; d++) {
+        const owner = this.isVariant(d) ? this.identity(this.parents[d]!) : this.identity(d)
+        const list = map.get(owner)
+        if (list === undefined) map.set(owner, [d])
+        else list.push(d)
+      }
+      this.objectDocsMap = map
+    }
+    return this.objectDocsMap.get(identity) ?? []
+  }
+
+  /** The sorted term list (decoded once, cached). */
+  terms(): string[] {
+    if (this.termList === null) {
+      const bytes = this.data.sections.get('terms.bytes') as Uint8Array | undefined
+      this.termList = this.meta.numTerms === 0 || bytes === undefined ? [] : decodeUtf8(bytes).split('\n')
+    }
+    return this.termList
+  }
+
+  /** TermOrd of `term`, or -1. */
+  termOrd(term: string): number {
+    const terms = this.terms()
+    let lo = 0
+    let hi = terms.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const t = terms[mid]!
+      if (t === term) return mid
+      if (t < term) lo = mid + 1
+      else hi = mid
+    }
+    return -1
+  }
+
+  /** Field reader by name, or null when no doc of this segment has the field. */
+  field(name: string): FieldReader | null {
+    return this.fieldReaders.get(name) ?? null
+  }
+
+  /** All field readers (sorted by name). */
+  fields(): FieldReader[] {
+    return [...this.fieldReaders.values()]
+  }
+
+  /** Token count of `doc` in text `group` (clamped to 255). */
+  norm(group: number, doc: number): number {
+    return this.norms[group * this.numDocs + doc]!
+  }
+
+  /** Sum of norms per group over all docs of the segment. */
+  groupLengthSum(group: number): number {
+    return this.meta.groupLengthSums[group] ?? 0
+  }
+
+  /** Total encoded size of the segment's sections in bytes. */
+  sizeBytes(): number {
+    let total = 0
+    for (const a of this.data.sections.values()) total += a.byteLength
+    return total
+  }
+}
+

@@ -1,0 +1,109 @@
+/**
+ * Word expansion: each query word → the vocabulary terms it matches, each with a weight.
+ *
+ *   exact term              1.00   counts as an exact match
+ *   same stem ("shoe")      0.90   counts as an exact match (plural folding, not a correction)
+ *   all parts ("32"+"gb")   0.85   counts as an exact match
+ *   prefix (last word)      0.80   counts as an exact match (the user is still typing)
+ *   1 edit (typo)           0.60   fuzzy: 4+ chars (never for terms with a digit)
+ *   2 edits                 0.45   fuzzy: 8+ chars
+ *
+ * A word with no exact, stem, part or prefix match is out of vocabulary: with `fuzzy` it is
+ * corrected to the closest term (fewest edits, then highest df, then term order) and matches
+ * all its typo neighbours; otherwise it matches nothing (and the engine may drop it).
+ */
+import { stem } from '@/text/index.ts'
+import type { ParsedQuery, QueryWord } from './text-query.ts'
+
+/** Global (all segments, alive docs) vocabulary lookups the planner needs. */
+export interface Vocabulary {
+  /** Alive doc frequency; 0 = not in the vocabulary. */
+  df(term: string): number
+  /** Vocabulary terms with the same `stem()` as `term`, excluding `term`. */
+  stemSiblings(term: string): string[]
+  /** Vocabulary terms starting with `prefix`, highest df first, at most `limit`. */
+  prefixTerms(prefix: string, limit: number): string[]
+  /** Digit-free vocabulary terms within `maxEdits` (optimal string alignment distance) of `term`, excluding it. */
+  fuzzyTerms(term: string, maxEdits: number): { term: string; distance: number }[]
+}
+
+/** Match weights by kind (see the table above). */
+export const MATCH_WEIGHT = { exact: 1, stem: 0.9, parts: 0.85, prefix: 0.8, fuzzy1: 0.6, fuzzy2: 0.45 } as const
+
+/** Most prefix completions considered for the last word (highest df kept). */
+export const MAX_PREFIX_EXPANSIONS = 64
+
+/** One term a word matches. */
+export interface Expansion {
+  term: string
+  weight: number
+  /** True unless the match is a typo (fuzzy) match. */
+  isExact: boolean
+}
+
+/** A word ready to execute. */
+export interface WordPlan {
+  word: QueryWord
+  expansions: Expansion[]
+  /** All-parts alternative (each part an exact vocabulary term), or null. */
+  parts: string[] | null
+  /** The correction shown for an out-of-vocabulary word, or null. */
+  corrected: string | null
+  /** True when this word is matched as a prefix (last word with prefixLast). */
+  isPrefix: boolean
+}
+
+/** Options of {@link planWords}. */
+export interface ExpandOptions {
+  prefixLast: boolean
+  fuzzy: boolean
+}
+
+/**
+ * Typo budget by length: 2 edits for 8+ chars, 1 for 4+, none below. Terms with a digit get none:
+ * a "typo" in a number or product code ("s918b", "4090") names a different product.
+ */
+export function typoBudget(term: string): number {
+  if (/\d/.test(term)) return 0
+  return term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0
+}
+
+function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options: ExpandOptions): WordPlan {
+  const seen = new Set<string>()
+  const expansions: Expansion[] = []
+  const add = (term: string, weight: number, isExact: boolean): void => {
+    if (seen.has(term) || vocab.df(term) === 0) return
+    seen.add(term)
+    expansions.push({ term, weight, isExact })
+  }
+  add(word.term, MATCH_WEIGHT.exact, true)
+  for (const t of vocab.stemSiblings(word.term)) add(t, MATCH_WEIGHT.stem, true)
+  if (isPrefix) for (const t of vocab.prefixTerms(word.term, MAX_PREFIX_EXPANSIONS)) add(t, MATCH_WEIGHT.prefix, true)
+  const parts = word.parts.length > 1 && word.parts.every((p) => vocab.df(p) > 0) ? word.parts : null
+  const inVocabulary = expansions.length > 0 || parts !== null
+  let corrected: string | null = null
+  const budget = typoBudget(word.term)
+  if (options.fuzzy && budget > 0) {
+    const neighbours = vocab.fuzzyTerms(word.term, budget)
+    if (!inVocabulary && neighbours.length > 0) {
+      const best = neighbours.slice().sort((a, b) => a.distance - b.distance || vocab.df(b.term) - vocab.df(a.term) || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))[0]!
+      corrected = best.term
+    }
+    for (const n of neighbours) add(n.term, n.distance === 1 ? MATCH_WEIGHT.fuzzy1 : MATCH_WEIGHT.fuzzy2, false)
+  }
+  return { word, expansions, parts, corrected, isPrefix }
+}
+
+/** Plans the non-optional words of a query, in query order. */
+export function planWords(parsed: ParsedQuery, vocab: Vocabulary, options: ExpandOptions): WordPlan[] {
+  const words = parsed.words
+  const out: WordPlan[] = []
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!
+    const isLast = i === words.length - 1
+    // The word being typed is never optional: "sho" must stay, and so must "for" (it may become "format").
+    if (w.isOptional && !(isLast && options.prefixLast)) continue
+    out.push(planWord(w, isLast && options.prefixLast, vocab, options))
+  }
+  return out
+}

@@ -1,2 +1,0 @@
-import { expect, test } from 'bun:test'
-test('runtime is bun', () => { expect(typeof Bun.version).toBe('string') })
