@@ -236,6 +236,7 @@ export class Bitmap implements BitmapParts {
     return n
   }
 
+  /** True when the bitmap holds no id (O(1): empty containers are never kept). */
   isEmpty(): boolean {
     return this.containers.length === 0
   }
