@@ -7,19 +7,11 @@
 //   Bun's fetch client shares the process (and the 2 cores) with the server.
 // Run: npx bun run bench/http/catalog-write.bench.ts [objects=50000]
 import { startTestSift, TRACKER_A } from '../../test/support/sift-server.ts'
+import { seededRandom as seeded } from '../../src/shared/random.ts'
 
 const TOTAL = Number(process.argv[2] ?? 50_000)
 const BATCH = 100
 
-function seeded(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 const rand = seeded(7)
 const BRANDS = ['Samsung', 'Apple', 'Sony', 'Lenovo', 'Nike', 'Adidas', 'Bosch', 'Philips']
 const WORDS = 'wireless compact premium stainless ergonomic waterproof lightweight portable classic smart'.split(' ')

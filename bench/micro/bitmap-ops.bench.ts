@@ -20,21 +20,11 @@ import { bench, do_not_optimize, group, run } from 'mitata'
 import { RoaringBitmap32, roaringLibraryInitialize } from 'roaring-wasm'
 
 import { Bitmap, CURSOR_END } from '@/index/bitmap.ts'
+import { seededRandom as rng } from '../../src/shared/random.ts'
 
 const UNIVERSE = 1_000_000
 const WORDS = Math.ceil(UNIVERSE / 32)
 
-/** mulberry32: small, fast, and good enough for density draws. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const random = rng(42)
 function draw(density: number): Uint32Array {

@@ -13,20 +13,11 @@
 import { bench, do_not_optimize, group, run, summary } from 'mitata'
 
 import { analyze, boundedEditDistance, foldText, highlight } from '@/text/index.ts'
+import { seededRandom as mulberry32 } from '@/shared/random.ts'
 
 const SEED = 42
 const TITLES_PER_LANGUAGE = 2000
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const rng = mulberry32(SEED)
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)]!

@@ -12,18 +12,10 @@
  * Generation is streaming (`generateCatalog` yields); 1M objects take a few seconds.
  */
 import type { CatalogObject, NestedObject } from '@/shared/catalog-object.ts'
+import { seededRandom } from '@/shared/random.ts'
 
-/** Mulberry32: a small, fast, seeded PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The seeded PRNG every generator uses (re-exported for the benches). */
+export const rng = seededRandom
 
 const SYL = ['ka', 'lo', 'mi', 'ra', 'zen', 'tor', 'vex', 'lu', 'no', 'sa', 'qu', 'bel', 'dor', 'fin', 'gal', 'hex', 'jor', 'kin', 'mar', 'pol']
 const LINES = ['Galaxy', 'Pro', 'Ultra', 'Air', 'Max', 'Lite', 'Classic', 'Sport', 'Studio', 'Trail', 'Urban', 'Flex', 'Prime', 'Nova', 'Edge', 'Core', 'Zen', 'Pulse', 'Aero', 'Titan']

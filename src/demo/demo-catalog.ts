@@ -4,6 +4,7 @@
  * query objects, so that every endpoint has something real to show. Generated, not shipped data.
  */
 import type { CatalogObject, Fields, NestedObject } from '../shared/catalog-object.ts'
+import { seededRandom as seeded } from '../shared/random.ts'
 
 export const DEMO_TRACKER_ID = 'demo'
 
@@ -27,18 +28,6 @@ const LINES: Line[] = [
   { path: ['Grocery', 'Dairy', 'Milk'], brands: ['Madeta', 'Olma', 'Kunín'], names: ['Čerstvé mléko plnotučné 1 l', 'Trvanlivé mléko polotučné 1,5 %', 'Bio kozí mléko 0,5 l'], priceRange: [1, 4], extras: () => ({ unit: 'l' }) },
   { path: ['Grocery', 'Bakery', 'Bread'], brands: ['Penam', 'Odkolek'], names: ['Šumava chléb krájený 1 kg', 'Celozrnný toustový chléb', 'Kváskový žitný chléb'], priceRange: [1, 5], extras: () => ({}) },
 ]
-
-/** Seeded PRNG (mulberry32) so that the demo catalog is the same on every machine. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function slug(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
