@@ -44,3 +44,24 @@ export function acquireWriteSlot(limiter: RateLimiter, trackerId: string): (() =
     'retry-after': String(decision.retryAfterSeconds),
   })
 }
+
+/**
+ * The sequence every catalog write route runs: authenticate (401), take the tracker's write slot
+ * (429), run `work`, and free the slot whatever happens.
+ */
+export async function withWriteSlot(
+  request: Request,
+  path: string,
+  deps: { auth: AuthDeps; writeLimiter: RateLimiter },
+  work: (trackerId: string) => Promise<Response>,
+): Promise<Response> {
+  const trackerId = authenticate(request, path, deps.auth)
+  if (trackerId instanceof Response) return trackerId
+  const release = acquireWriteSlot(deps.writeLimiter, trackerId)
+  if (release instanceof Response) return release
+  try {
+    return await work(trackerId)
+  } finally {
+    release()
+  }
+}

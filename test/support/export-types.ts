@@ -1,15 +1,8 @@
-/** Shapes of GET /v1/content_export answers (interface.md 2.7) as a client reads them: attributes are untyped JSON here, unlike src/catalog/export.ts. */
-export interface ExportRecord {
-  url: string
-  type: string
-  attributes: Record<string, unknown>
-  nested?: unknown[]
-  exact: boolean
-  generation?: string
-  active_from?: string
-  active_to?: string
-  updated_at: string
-}
+/** Shapes of GET /v1/content_export answers (interface.md 2.7) as a client reads them: the catalog's own
+ * record type, with attributes as untyped JSON. */
+import type { ExportRecord as StoredExportRecord } from '../../src/catalog/export.ts'
+
+export type ExportRecord = Omit<StoredExportRecord, 'attributes' | 'nested'> & { attributes: Record<string, unknown>; nested?: unknown[] }
 
 export interface ExportPage {
   total: number

@@ -7,7 +7,7 @@ import { Elysia } from 'elysia'
 import { MAX_PATCH_OBJECTS } from '../../catalog/writes.ts'
 import { requestError, type WriteResult } from '../../catalog/write-result.ts'
 import { readJsonBody } from '../body.ts'
-import { acquireWriteSlot, authenticate } from '../guards.ts'
+import { withWriteSlot } from '../guards.ts'
 import { CommitQuerySchema, IndexObjectSchema, ObjectsBodySchema, WriteResultSchema, ErrorSchema } from '../models/catalog.model.ts'
 import { errorJson, json } from '../responses.ts'
 import { jsonBodyDoc, type CatalogRouteDeps } from './catalog-deps.ts'
@@ -18,12 +18,8 @@ type WriteOp = (trackerId: string, objects: readonly unknown[]) => Promise<Write
 const WRITE_RESPONSES = { 200: WriteResultSchema, 201: WriteResultSchema, 400: WriteResultSchema, 401: ErrorSchema, 413: ErrorSchema, 429: ErrorSchema }
 
 /** Authenticate, take a write slot, read and check the body, run the write, map the status. */
-async function handleWrite(request: Request, path: string, deps: CatalogRouteDeps, op: WriteOp, okStatus: number, maxObjects: number | null): Promise<Response> {
-  const trackerId = authenticate(request, path, deps.auth)
-  if (trackerId instanceof Response) return trackerId
-  const release = acquireWriteSlot(deps.writeLimiter, trackerId)
-  if (release instanceof Response) return release
-  try {
+function handleWrite(request: Request, path: string, deps: CatalogRouteDeps, op: WriteOp, okStatus: number, maxObjects: number | null): Promise<Response> {
+  return withWriteSlot(request, path, deps, async (trackerId) => {
     const body = await readJsonBody(request)
     if (!body.ok) {
       if (body.status === 400) return json(400, requestError('body', body.reason))
@@ -38,9 +34,7 @@ async function handleWrite(request: Request, path: string, deps: CatalogRouteDep
     }
     const result = await op(trackerId, value.objects)
     return json(result.errors_count > 0 ? 400 : okStatus, result)
-  } finally {
-    release()
-  }
+  })
 }
 
 export function contentRoutes(deps: CatalogRouteDeps) {
@@ -67,12 +61,8 @@ export function contentRoutes(deps: CatalogRouteDeps) {
     })
     .post(
       '/v1/content/commit',
-      async ({ request, query }) => {
-        const trackerId = authenticate(request, '/v1/content/commit', deps.auth)
-        if (trackerId instanceof Response) return trackerId
-        const release = acquireWriteSlot(deps.writeLimiter, trackerId)
-        if (release instanceof Response) return release
-        try {
+      ({ request, query }) =>
+        withWriteSlot(request, '/v1/content/commit', deps, async (trackerId) => {
           const problems: string[] = []
           if (!query.type) problems.push('type')
           if (!query.generation) problems.push('generation')
@@ -80,10 +70,7 @@ export function contentRoutes(deps: CatalogRouteDeps) {
           const result = await writer.commitGeneration(trackerId, query.type!, query.generation!)
           if (!result.ok) return json(400, requestError('generation', result.reason))
           return json(201, { ok_count: result.deleted, errors_count: 0, errors: {} })
-        } finally {
-          release()
-        }
-      },
+        }),
       {
         parse: 'none',
         query: t.Partial(CommitQuerySchema),

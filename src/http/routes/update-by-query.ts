@@ -5,7 +5,7 @@
 import { Elysia, t } from 'elysia'
 import { checkUpdateRequest } from '../../catalog/update-by-query.ts'
 import { readJsonBody } from '../body.ts'
-import { acquireWriteSlot, authenticate } from '../guards.ts'
+import { authenticate, withWriteSlot } from '../guards.ts'
 import { ErrorSchema, StatusUrlSchema, UpdateByQueryBodySchema, UpdateJobSchema } from '../models/catalog.model.ts'
 import { errorJson, json } from '../responses.ts'
 import { jsonBodyDoc, type CatalogRouteDeps } from './catalog-deps.ts'
@@ -16,22 +16,15 @@ export function updateByQueryRoutes(deps: CatalogRouteDeps) {
   return new Elysia({ name: 'update-by-query-routes' })
     .patch(
       PATH,
-      async ({ request }) => {
-        const trackerId = authenticate(request, PATH, deps.auth)
-        if (trackerId instanceof Response) return trackerId
-        const release = acquireWriteSlot(deps.writeLimiter, trackerId)
-        if (release instanceof Response) return release
-        try {
+      ({ request }) =>
+        withWriteSlot(request, PATH, deps, async (trackerId) => {
           const body = await readJsonBody(request)
           if (!body.ok) return errorJson(body.status, body.status === 413 ? 'request_too_large' : 'malformed_input', body.reason)
           const checked = checkUpdateRequest(body.value)
           if (!checked.ok) return json(400, { type: 'malformed_input', reason: 'invalid update_by_query request', caused_by: checked.problems })
           const jobId = deps.updates.submit(trackerId, checked.value)
           return json(200, { status_url: `${PATH}?job_id=${jobId}` })
-        } finally {
-          release()
-        }
-      },
+        }),
       {
         parse: 'none',
         response: { 200: StatusUrlSchema, 400: ErrorSchema, 401: ErrorSchema, 413: ErrorSchema, 429: ErrorSchema },
