@@ -11,8 +11,11 @@ import { demoCatalog, DEMO_TRACKER_ID } from './demo/demo-catalog.ts'
 import { buildApp } from './http/app.ts'
 import { RateLimiter } from './http/rate-limit.ts'
 import { listen } from './http/server.ts'
+import { IndexHost } from './indexer/index-host.ts'
+import { SearchService } from './search/search-service.ts'
 import type { Logger } from './shared/log.ts'
 import { openStore, type Store } from './store/index.ts'
+import { createPool } from './workers/pool.ts'
 
 export interface RunningSift {
   /** Base URL clients use, e.g. http://127.0.0.1:8080 */
@@ -22,6 +25,7 @@ export interface RunningSift {
   demo: { trackerId: string; privateKey: string } | null
   writer: CatalogWriter
   updates: UpdateByQueryRunner
+  indexes: IndexHost
   stop(): Promise<void>
 }
 
@@ -60,8 +64,20 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   const resumed = updates.resumeAll()
   if (resumed > 0) logger.info('resumed update_by_query jobs', { count: resumed })
 
+  // Index first (it reads the store through its own connection), so writes made from here on wake it.
+  const indexes = new IndexHost({ dataDir: config.dataDir, pollMs: config.indexPollMs, snapshotEveryMs: config.snapshotEverySeconds * 1000 }, logger)
+  writer.onChange(() => indexes.wake())
+  const pool = createPool({
+    filename: new URL('./workers/search.worker.ts', import.meta.url).pathname,
+    threads: config.workers,
+    maxQueue: config.searchQueue,
+    workerData: { dataDir: config.dataDir },
+  })
+  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheTtlMs: 2000 })
+
   let ready = false
   const app = buildApp({
+    search,
     store,
     writer,
     exporter,
@@ -74,6 +90,15 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   const server = listen(app, logger, { port: config.port, hostname: config.host })
   const sweep = setInterval(() => exporter.sweep(), SWEEP_INTERVAL_MS)
   sweep.unref()
+  try {
+    await indexes.ready()
+  } catch (error) {
+    await server.stop(true)
+    await indexes.stop()
+    await pool.destroy()
+    store.close()
+    throw error
+  }
   ready = true
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`
@@ -85,10 +110,13 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     demo,
     writer,
     updates,
+    indexes,
     async stop() {
       clearInterval(sweep)
       await server.stop(true)
       await updates.idle()
+      await indexes.stop()
+      await pool.destroy()
       store.close()
     },
   }

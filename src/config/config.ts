@@ -35,6 +35,16 @@ export interface Config {
   sqliteSync: 'FULL' | 'NORMAL'
   /** Search worker threads (SIFT_WORKERS, default: one per core). */
   workers: number
+  /** Searches allowed to wait for a worker; past it /search answers 503 at once (SIFT_SEARCH_QUEUE). */
+  searchQueue: number
+  /** A search not answered within this many ms gets 504 (SIFT_SEARCH_TIMEOUT_MS). */
+  searchTimeoutMs: number
+  /** Answers kept in the front thread's result cache; 0 = off (SIFT_SEARCH_CACHE). */
+  searchCacheEntries: number
+  /** How often the indexer polls the change log besides being woken by writes (SIFT_INDEX_POLL_MS). */
+  indexPollMs: number
+  /** A changed index is snapshotted at most this often (SIFT_SNAPSHOT_EVERY_S). */
+  snapshotEverySeconds: number
   /** Log level (SIFT_LOG_LEVEL): error, warn, info or debug. */
   logLevel: 'error' | 'warn' | 'info' | 'debug'
 }
@@ -62,6 +72,11 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   publicRatePerMinute: 0,
   sqliteSync: 'FULL',
   workers: Math.max(1, availableParallelism()),
+  searchQueue: 256,
+  searchTimeoutMs: 10_000,
+  searchCacheEntries: 10_000,
+  indexPollMs: 200,
+  snapshotEverySeconds: 60,
   logLevel: 'info',
 })
 
@@ -122,6 +137,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicRatePerMinute: integer(env, 'SIFT_PUBLIC_RATE_PER_MIN', DEFAULT_CONFIG.publicRatePerMinute, 0, 10_000_000),
     sqliteSync: oneOf(env, 'SIFT_SQLITE_SYNC', DEFAULT_CONFIG.sqliteSync, ['FULL', 'NORMAL'] as const),
     workers: integer(env, 'SIFT_WORKERS', DEFAULT_CONFIG.workers, 1, 256),
+    searchQueue: integer(env, 'SIFT_SEARCH_QUEUE', DEFAULT_CONFIG.searchQueue, 0, 1_000_000),
+    searchTimeoutMs: integer(env, 'SIFT_SEARCH_TIMEOUT_MS', DEFAULT_CONFIG.searchTimeoutMs, 10, 600_000),
+    searchCacheEntries: integer(env, 'SIFT_SEARCH_CACHE', DEFAULT_CONFIG.searchCacheEntries, 0, 10_000_000),
+    indexPollMs: integer(env, 'SIFT_INDEX_POLL_MS', DEFAULT_CONFIG.indexPollMs, 10, 60_000),
+    snapshotEverySeconds: integer(env, 'SIFT_SNAPSHOT_EVERY_S', DEFAULT_CONFIG.snapshotEverySeconds, 1, 86_400),
     logLevel: oneOf(env, 'SIFT_LOG_LEVEL', DEFAULT_CONFIG.logLevel, ['error', 'warn', 'info', 'debug'] as const),
   }
   return Object.freeze(config)

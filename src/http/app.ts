@@ -10,11 +10,12 @@ import { json, text } from './responses.ts'
 import type { CatalogRouteDeps } from './routes/catalog-deps.ts'
 import { contentRoutes } from './routes/content.ts'
 import { exportRoutes } from './routes/export.ts'
+import { searchRoutes, type SearchRouteDeps } from './routes/search.ts'
 import { updateByQueryRoutes } from './routes/update-by-query.ts'
 
 export const SIFT_VERSION = '0.1.0'
 
-export interface AppDeps extends CatalogRouteDeps {
+export interface AppDeps extends CatalogRouteDeps, Omit<SearchRouteDeps, 'trackers'> {
   logger: Logger
   /** False until Sift can serve (store open, index loaded): /health answers 503 meanwhile. */
   isReady: () => boolean
@@ -39,7 +40,7 @@ export function buildApp(deps: AppDeps) {
         path: '/openapi',
         documentation: {
           info: { title: 'Sift', version: SIFT_VERSION, description: 'Search, autocomplete, recommendation, catalog and reporting service for online shops.' },
-          tags: [{ name: 'catalog', description: 'Authenticated catalog API (HMAC, interface.md section 5)' }, { name: 'ops' }],
+          tags: [{ name: 'search', description: 'Public read API' }, { name: 'catalog', description: 'Authenticated catalog API (HMAC, interface.md section 5)' }, { name: 'ops' }],
         },
       }),
     )
@@ -60,6 +61,7 @@ export function buildApp(deps: AppDeps) {
     .use(contentRoutes(deps))
     .use(exportRoutes(deps))
     .use(updateByQueryRoutes(deps))
+    .use(searchRoutes({ ...deps, trackers: deps.store.trackers }))
 }
 
 export type SiftApp = ReturnType<typeof buildApp>

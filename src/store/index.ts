@@ -49,3 +49,15 @@ export function openStore(options: { dataDir: string; synchronous: 'FULL' | 'NOR
     },
   }
 }
+
+/** A read-only connection for another thread (indexer, search workers): no migrations, no writes. */
+export interface ReadStore {
+  trackers: TrackerStore
+  catalog: CatalogStore
+  close(): void
+}
+
+export function openReadStore(dataDir: string): ReadStore {
+  const db = openDatabase(join(dataDir, DATABASE_FILE), { synchronous: 'NORMAL', readonly: true })
+  return { trackers: new TrackerStore(db), catalog: new CatalogStore(db), close: () => db.close() }
+}

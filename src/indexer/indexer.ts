@@ -1,0 +1,165 @@
+/**
+ * The indexer: one thread that owns every tracker's writable index. It loads each index (snapshot
+ * or rebuild), then follows the catalog's change log: every pass reads the changes after its cursor,
+ * applies the current state of each changed object, commits, and publishes the new generation to the
+ * front thread. Snapshots of changed indexes are written in the background. Runs in a worker thread
+ * (src/workers/indexer.worker.ts) but has no thread code of its own, so tests can drive it directly.
+ */
+import { mkdirSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { ReadStore } from '../store/index.ts'
+import { writeSnapshot } from '../store/snapshot/index.ts'
+import { loadSnapshot, rebuildFromStore, snapshotPath, type LoadLog } from './load.ts'
+import type { IndexerEvent, IndexerOptions } from './protocol.ts'
+import type { TrackerIndex } from './tracker-index.ts'
+
+/** Changes read per pass (a larger backlog takes several passes, each publishing). */
+const CHANGES_PER_PASS = 5000
+/** How often the tracker list is re-read (a tracker removed by the CLI drops its index). */
+const TRACKER_CHECK_MS = 5000
+
+export class Indexer {
+  private readonly indexes = new Map<string, TrackerIndex>()
+  private cursor = 0
+  private running = false
+  private again = false
+  private stopped = false
+  private lastTrackerCheck = 0
+  private lastSnapshot = 0
+  private snapshotting: Promise<void> = Promise.resolve()
+  private timer: ReturnType<typeof setInterval> | null = null
+  private readonly log: LoadLog
+
+  constructor(
+    private readonly store: ReadStore,
+    private readonly options: IndexerOptions,
+    private readonly emit: (event: IndexerEvent) => void,
+  ) {
+    this.log = (level, message, fields) => emit({ kind: 'log', level, message, fields })
+  }
+
+  /** Loads every tracker's index, publishes it, then starts following the change log. */
+  start(): void {
+    const t0 = performance.now()
+    const maxSeq = this.store.catalog.maxSeq()
+    for (const { id } of this.store.trackers.list()) this.load(id, maxSeq)
+    this.cursor = Math.min(maxSeq, ...[...this.indexes.values()].map((i) => i.appliedSeq))
+    this.pass()
+    this.emit({ kind: 'ready', trackers: this.indexes.size, ms: Math.round(performance.now() - t0) })
+    this.snapshotDirty()
+    this.timer = setInterval(() => this.wake(), this.options.pollMs)
+  }
+
+  private load(trackerId: string, maxSeq: number): TrackerIndex {
+    const index = loadSnapshot(this.options.dataDir, trackerId, maxSeq, this.log) ?? rebuildFromStore(this.store, trackerId, this.log)
+    this.indexes.set(trackerId, index)
+    this.emit({ kind: 'generation', index: index.descriptor() })
+    return index
+  }
+
+  /** Runs a pass now (or right after the running one). */
+  wake(): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = true
+    try {
+      do {
+        this.again = false
+        this.pass()
+      } while (this.again && !this.stopped)
+    } catch (error) {
+      this.log('warn', 'index pass failed; retrying on the next poll', { error: String((error as Error)?.stack ?? error) })
+    } finally {
+      this.running = false
+    }
+    const now = Date.now()
+    if (now - this.lastSnapshot >= this.options.snapshotEveryMs) this.snapshotDirty()
+  }
+
+  /** Applies up to CHANGES_PER_PASS changes per loop until the log is drained. */
+  private pass(): void {
+    if (Date.now() - this.lastTrackerCheck >= TRACKER_CHECK_MS) this.checkTrackers()
+    for (;;) {
+      const changes = this.store.catalog.changesSince(this.cursor, CHANGES_PER_PASS)
+      if (changes.length === 0) return
+      const batchSeq = changes[changes.length - 1]!.seq
+      const touched = new Map<string, Set<string>>()
+      for (const change of changes) {
+        let index = this.indexes.get(change.trackerId)
+        if (index === undefined) {
+          if (!this.store.trackers.exists(change.trackerId)) continue
+          index = this.load(change.trackerId, this.store.catalog.maxSeq())
+        }
+        if (change.seq <= index.appliedSeq) continue
+        let set = touched.get(change.trackerId)
+        if (set === undefined) touched.set(change.trackerId, (set = new Set()))
+        set.add(change.identity)
+      }
+      for (const [trackerId, identities] of touched) {
+        const index = this.indexes.get(trackerId)!
+        const list = [...identities]
+        const live = new Map(this.store.catalog.getMany(trackerId, list).map((o) => [o.identity, o]))
+        // The current state wins over the logged op: a replayed change is then idempotent.
+        for (const identity of list) {
+          const object = live.get(identity)
+          if (object) index.upsert(object)
+          else index.delete(identity)
+        }
+      }
+      for (const index of this.indexes.values()) {
+        if (index.appliedSeq >= batchSeq) continue
+        const changed = touched.has(index.trackerId) && index.commit()
+        index.appliedSeq = batchSeq
+        if (changed) this.emit({ kind: 'generation', index: index.descriptor() })
+      }
+      this.cursor = batchSeq
+      if (changes.length < CHANGES_PER_PASS) return
+    }
+  }
+
+  /** Drops the index (and snapshot) of trackers that no longer exist. */
+  private checkTrackers(): void {
+    this.lastTrackerCheck = Date.now()
+    const ids = new Set(this.store.trackers.list().map((t) => t.id))
+    for (const trackerId of [...this.indexes.keys()]) {
+      if (ids.has(trackerId)) continue
+      this.indexes.delete(trackerId)
+      rmSync(snapshotPath(this.options.dataDir, trackerId), { force: true })
+      this.emit({ kind: 'dropped', trackerId })
+      this.log('info', 'tracker removed; index dropped', { trackerId })
+    }
+  }
+
+  /** Writes snapshots of changed indexes, one at a time, after any snapshot still being written. */
+  private snapshotDirty(): Promise<void> {
+    this.lastSnapshot = Date.now()
+    const dirty = [...this.indexes.values()].filter((i) => i.dirty)
+    if (dirty.length === 0) return this.snapshotting
+    this.snapshotting = this.snapshotting.then(async () => {
+      for (const index of dirty) {
+        index.dirty = false
+        const path = snapshotPath(this.options.dataDir, index.trackerId)
+        try {
+          mkdirSync(dirname(path), { recursive: true })
+          const t0 = performance.now()
+          const bytes = await writeSnapshot(path, { trackerId: index.trackerId, appliedSeq: index.appliedSeq, createdAt: Date.now(), segments: index.snapshotSegments() })
+          this.log('debug', 'index snapshot written', { trackerId: index.trackerId, bytes, ms: Math.round(performance.now() - t0) })
+        } catch (error) {
+          index.dirty = true
+          this.log('warn', 'index snapshot failed', { trackerId: index.trackerId, error: String(error) })
+        }
+      }
+    })
+    return this.snapshotting
+  }
+
+  /** Stops polling and writes the snapshots of changed indexes. */
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer)
+    this.stopped = true
+    await this.snapshotDirty()
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * TrackerIndex: the writable index of one tracker inside the indexer thread. Wraps IndexWriter,
+ * keeps every segment's bytes in a SharedArrayBuffer (so publishing a generation copies nothing),
+ * and applies the merge policy after each commit.
+ */
+import type { CatalogObject } from '../shared/catalog-object.ts'
+import { Bitmap, encodeSegment, IndexWriter, mergeSegments, openSegment, type MergeInput, type SegmentReader } from '../index/index.ts'
+import type { IndexDescriptor, SegmentDescriptor } from './protocol.ts'
+
+/** More segments than this triggers a merge of the newest small ones. */
+export const MAX_SEGMENTS = 8
+
+interface SegmentInfo {
+  id: string
+  bytes: Uint8Array
+  deleted: Bitmap | null
+  deletedVersion: number
+  deletedBytes: Uint8Array | null
+}
+
+let segmentCounter = 0
+/** Generations are numbered process-wide, so a rebuilt tracker never reuses a cached number. */
+let generationCounter = 0
+const processTag = Math.random().toString(36).slice(2, 8)
+
+/** Copies bytes into shared memory unless they already live there. */
+export function toShared(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes
+  const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
+  view.set(bytes)
+  return view
+}
+
+export class TrackerIndex {
+  private writer: IndexWriter
+  private readonly info = new Map<SegmentReader, SegmentInfo>()
+  private generation = ++generationCounter
+  /** Set when the index changed since the last snapshot. */
+  dirty = false
+
+  constructor(
+    readonly trackerId: string,
+    /** Change-log seq reflected (inclusive). */
+    public appliedSeq: number,
+    segments: { bytes: Uint8Array; deleted: Bitmap | null }[],
+  ) {
+    const inputs: MergeInput[] = segments.map((s) => this.register(toShared(s.bytes), s.deleted))
+    this.writer = new IndexWriter(inputs)
+  }
+
+  private register(shared: Uint8Array, deleted: Bitmap | null): MergeInput {
+    const reader = openSegment(shared)
+    this.info.set(reader, { id: `${processTag}-${++segmentCounter}`, bytes: shared, deleted: null, deletedVersion: 0, deletedBytes: null })
+    const input = { reader, deleted }
+    this.syncDeleted(input)
+    return input
+  }
+
+  private syncDeleted(input: MergeInput): void {
+    const info = this.info.get(input.reader)!
+    const deleted = input.deleted !== null && !input.deleted.isEmpty() ? input.deleted : null
+    if (info.deleted === deleted) return
+    info.deleted = deleted
+    info.deletedVersion++
+    info.deletedBytes = deleted === null ? null : deleted.serialize()
+  }
+
+  upsert(object: CatalogObject): void {
+    this.writer.upsert(object)
+  }
+
+  delete(identity: string): void {
+    this.writer.delete(identity)
+  }
+
+  /** Alive docs over all segments (variant docs included). */
+  numDocs(): number {
+    let n = 0
+    for (const s of this.writer.segments()) n += s.reader.numDocs - (s.deleted?.size ?? 0)
+    return n
+  }
+
+  /** Commits pending writes; returns true when the searchable index changed. */
+  commit(): boolean {
+    const result = this.writer.commit()
+    const segments = result.segments
+    if (result.segmentBytes !== null) {
+      // Re-open the new segment over shared memory; the writer's own copy is dropped.
+      segments[segments.length - 1] = this.register(toShared(result.segmentBytes), null)
+    }
+    const changed = result.segmentBytes !== null || segments.some((s) => this.info.get(s.reader)!.deleted !== (s.deleted !== null && !s.deleted.isEmpty() ? s.deleted : null))
+    for (const s of segments) this.syncDeleted(s)
+    this.writer = new IndexWriter(this.mergePolicy(segments))
+    this.forget()
+    if (changed) {
+      this.generation = ++generationCounter
+      this.dirty = true
+    }
+    return changed
+  }
+
+  /**
+   * Tiered merging: when there are too many segments, merge the newest run whose docs together are
+   * fewer than the segment before it (small fresh segments fold together, the big one is left alone);
+   * a segment that is more than half deleted is rewritten too.
+   */
+  private mergePolicy(segments: MergeInput[]): MergeInput[] {
+    let out = segments.filter((s) => s.reader.numDocs > (s.deleted?.size ?? 0))
+    const heavy = out.findIndex((s) => s.deleted !== null && s.deleted.size * 2 > s.reader.numDocs)
+    if (heavy >= 0) out = [...out.slice(0, heavy), this.merge([out[heavy]!]), ...out.slice(heavy + 1)]
+    if (out.length <= MAX_SEGMENTS) return out
+    let start = out.length - 1
+    let tail = out[start]!.reader.numDocs
+    while (start > 0 && tail + out[start - 1]!.reader.numDocs <= (start > 1 ? out[start - 2]!.reader.numDocs : Infinity)) {
+      start--
+      tail += out[start]!.reader.numDocs
+    }
+    if (out.length - start < 2) start = Math.max(0, out.length - 2)
+    return [...out.slice(0, start), this.merge(out.slice(start))]
+  }
+
+  private merge(inputs: MergeInput[]): MergeInput {
+    return this.register(toShared(encodeSegment(mergeSegments(inputs))), null)
+  }
+
+  /** Drops bookkeeping of segments the writer no longer holds. */
+  private forget(): void {
+    const live = new Set(this.writer.segments().map((s) => s.reader))
+    for (const reader of this.info.keys()) if (!live.has(reader)) this.info.delete(reader)
+  }
+
+  /** The current generation as workers see it. */
+  descriptor(): IndexDescriptor {
+    const segments: SegmentDescriptor[] = this.writer.segments().map((s) => {
+      const info = this.info.get(s.reader)!
+      return {
+        id: info.id,
+        buffer: info.bytes.buffer as SharedArrayBuffer,
+        byteOffset: info.bytes.byteOffset,
+        byteLength: info.bytes.byteLength,
+        deletedVersion: info.deletedVersion,
+        deleted: info.deletedBytes,
+      }
+    })
+    return { trackerId: this.trackerId, generation: this.generation, appliedSeq: this.appliedSeq, segments }
+  }
+
+  /** Segments as a snapshot stores them. */
+  snapshotSegments(): { bytes: Uint8Array; deleted: Uint8Array | null }[] {
+    return this.writer.segments().map((s) => {
+      const info = this.info.get(s.reader)!
+      return { bytes: info.bytes, deleted: info.deletedBytes }
+    })
+  }
+}

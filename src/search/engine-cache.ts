@@ -1,0 +1,58 @@
+/**
+ * Per worker thread: opened segment readers and engines, keyed so that a new generation re-uses
+ * every unchanged segment (readers are zero-copy views of the shared bytes, opened once).
+ */
+import { createEngine, type Engine } from '../engine/index.ts'
+import { Bitmap, openSegment, type SegmentReader } from '../index/index.ts'
+import type { IndexDescriptor, SegmentDescriptor } from '../indexer/protocol.ts'
+
+interface CachedSegment {
+  reader: SegmentReader
+  deletedVersion: number
+  deleted: Bitmap | null
+}
+
+const segments = new Map<string, CachedSegment>()
+const engines = new Map<string, { generation: number; engine: Engine; segmentIds: string[] }>()
+
+function segmentFor(d: SegmentDescriptor): CachedSegment {
+  let cached = segments.get(d.id)
+  if (cached === undefined) {
+    cached = { reader: openSegment(new Uint8Array(d.buffer, d.byteOffset, d.byteLength)), deletedVersion: -1, deleted: null }
+    segments.set(d.id, cached)
+  }
+  if (cached.deletedVersion !== d.deletedVersion) {
+    cached.deleted = d.deleted === null ? null : Bitmap.deserialize(d.deleted)
+    cached.deletedVersion = d.deletedVersion
+  }
+  return cached
+}
+
+/** The engine over this generation (built on first use; older generations are not cached). */
+export function engineFor(index: IndexDescriptor): Engine {
+  const cached = engines.get(index.trackerId)
+  if (cached !== undefined && cached.generation === index.generation) return cached.engine
+  const inputs = index.segments.map((d) => {
+    const s = segmentFor(d)
+    return { reader: s.reader, deleted: s.deleted }
+  })
+  const engine = createEngine(inputs)
+  if (cached === undefined || cached.generation < index.generation) {
+    engines.set(index.trackerId, { generation: index.generation, engine, segmentIds: index.segments.map((d) => d.id) })
+    pruneSegments()
+  }
+  return engine
+}
+
+/** Forgets readers no cached engine uses (their shared bytes can then be collected). */
+function pruneSegments(): void {
+  const used = new Set<string>()
+  for (const e of engines.values()) for (const id of e.segmentIds) used.add(id)
+  for (const id of segments.keys()) if (!used.has(id)) segments.delete(id)
+}
+
+/** Drops a tracker's engine (tracker removed). */
+export function dropEngine(trackerId: string): void {
+  engines.delete(trackerId)
+  pruneSegments()
+}

@@ -1,0 +1,78 @@
+/**
+ * A hit as clients see it (interface.md 2.3): `url` (the identity), `attributes` (visible fields,
+ * `title` highlighted with `<em>`, `title.untouched` raw), `type`, `nested`, `updated_at`, `exact`.
+ * Runs for the returned window only.
+ */
+import { visibleAttributes, visibleNested } from '../catalog/render.ts'
+import type { CatalogObject, Fields, FieldValue, NestedObject } from '../shared/catalog-object.ts'
+import { highlight } from '../text/index.ts'
+
+/** Attributes always returned with `hit_fields` (the hit is unusable without them). */
+export const DEFAULT_HIT_FIELDS = ['title', 'web_url'] as const
+
+export interface Hit {
+  url: string
+  attributes: Fields
+  type: string
+  nested?: NestedObject[]
+  updated_at: string
+  exact?: boolean
+}
+
+export interface HitView {
+  /** `hit_fields` plus the defaults, or null for every visible field. */
+  hitFields: ReadonlySet<string> | null
+  removeFields: ReadonlySet<string>
+  /** Folded terms and prefixes the query matched (for highlighting). */
+  terms: ReadonlySet<string>
+  prefixes: readonly string[]
+}
+
+export function hitView(hitFields: readonly string[] | null, removeFields: readonly string[], terms: readonly string[], prefixes: readonly string[]): HitView {
+  return {
+    hitFields: hitFields === null ? null : new Set([...hitFields, ...DEFAULT_HIT_FIELDS]),
+    removeFields: new Set(removeFields),
+    terms: new Set(terms),
+    prefixes,
+  }
+}
+
+/**
+ * Renders one hit. For a non-collapsed variant hit the variant's fields overlay the parent's and
+ * `url` is the variant's identity; its `nested` keeps the parent's categories only.
+ */
+export function renderHit(object: CatalogObject, variantIdentity: string | null, exact: boolean | null, view: HitView): Hit {
+  let fields: Fields = object.fields
+  let nested: NestedObject[] = object.nested
+  let url = object.identity
+  if (variantIdentity !== null) {
+    const variant = object.nested.find((n) => n.identity === variantIdentity)
+    if (variant) {
+      fields = { ...object.fields, ...variant.fields }
+      nested = object.nested.filter((n) => n.type === 'category')
+      url = variantIdentity
+    }
+  }
+  const attributes = visibleAttributes(fields, view.hitFields)
+  for (const name of view.removeFields) delete attributes[name]
+  addCounts(attributes)
+  const title = attributes.title
+  if (typeof title === 'string') {
+    attributes['title.untouched'] = title
+    attributes.title = highlight(title, view.terms, view.prefixes)
+  }
+  const hit: Hit = { url, attributes, type: object.type, updated_at: object.updatedAt }
+  const showNested = !view.removeFields.has('nested') && (view.hitFields === null || view.hitFields.has('nested'))
+  if (showNested) hit.nested = visibleNested(nested)
+  if (exact !== null) hit.exact = exact
+  return hit
+}
+
+/** decisions.md: an array attribute `a` also gets `a_count` (unless the object has its own `a_count`). */
+function addCounts(attributes: Fields): void {
+  for (const name of Object.keys(attributes)) {
+    const value: FieldValue | undefined = attributes[name]
+    const countName = `${name}_count`
+    if (Array.isArray(value) && !Object.hasOwn(attributes, countName)) attributes[countName] = value.length
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Search worker (Piscina): named exports are the operations. Each worker holds zero-copy views of
+ * the shared index (src/search/engine-cache.ts) and its own read-only SQLite connection for the
+ * objects of the returned hits. Replies are `{ok, value}` / `{ok: false, error}` (pool.ts).
+ */
+import { workerData } from 'node:worker_threads'
+import { QueryError } from '../query/index.ts'
+import { runSearch, type SearchTask } from '../search/run-search.ts'
+import { createError, SearchError } from '../shared/errors.ts'
+import { openReadStore, type ReadStore } from '../store/index.ts'
+
+let store: ReadStore | null = null
+
+function catalog() {
+  store ??= openReadStore((workerData as { dataDir: string }).dataDir)
+  return store.catalog
+}
+
+function failure(error: unknown) {
+  if (error instanceof QueryError) return { ok: false, error: new SearchError('INVALID_FILTER', error.message, { field: error.field }).toJSON() }
+  if (error instanceof SearchError) return { ok: false, error: error.toJSON() }
+  return { ok: false, error: createError('INTERNAL', [String((error as Error)?.stack ?? error)]).toJSON() }
+}
+
+/** GET/POST /search: returns the `results` object serialised (the front thread adds `next_page`). */
+export function search(task: SearchTask) {
+  try {
+    const results = runSearch(task, catalog())
+    return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits } }
+  } catch (error) {
+    return failure(error)
+  }
+}
