@@ -137,7 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRatePerMinute: integer(env, 'SIFT_PUBLIC_RATE_PER_MIN', DEFAULT_CONFIG.publicRatePerMinute, 0, 10_000_000),
     sqliteSync: oneOf(env, 'SIFT_SQLITE_SYNC', DEFAULT_CONFIG.sqliteSync, ['FULL', 'NORMAL'] as const),
     workers: integer(env, 'SIFT_WORKERS', DEFAULT_CONFIG.workers, 1, 256),
-    searchQueue: integer(env, 'SIFT_SEARCH_QUEUE', DEFAULT_CONFIG.searchQueue, 0, 1_000_000),
+    searchQueue: integer(env, 'SIFT_SEARCH_QUEUE', DEFAULT_CONFIG.searchQueue, 1, 1_000_000),
     searchTimeoutMs: integer(env, 'SIFT_SEARCH_TIMEOUT_MS', DEFAULT_CONFIG.searchTimeoutMs, 10, 600_000),
     searchCacheEntries: integer(env, 'SIFT_SEARCH_CACHE', DEFAULT_CONFIG.searchCacheEntries, 0, 10_000_000),
     indexPollMs: integer(env, 'SIFT_INDEX_POLL_MS', DEFAULT_CONFIG.indexPollMs, 10, 60_000),
