@@ -13,6 +13,8 @@ function banner(url: string, demo: { trackerId: string; privateKey: string } | n
       `Demo private key: ${demo.privateKey}   (demo only; set your own trackers with SIFT_TRACKERS or 'npm run sift -- trackers add')`,
       ``,
       `Try:`,
+      `  curl -g '${url}/search?tracker_id=${demo.trackerId}&q=iphone&f[]=type:item&facets=brand,price&size=3'`,
+      `  curl -g '${url}/search?tracker_id=${demo.trackerId}&q=samsng%20phone&f[]=type:item&sort=price:asc'   (typo corrected)`,
       `  curl '${url}/health'`,
       `  npm run sift -- request GET '/v1/content_export?size=2&hit_fields=title,price' --tracker ${demo.trackerId} --url ${url}`,
       `  npm run sift -- request POST /v1/content --tracker ${demo.trackerId} --url ${url} --data '{"objects":[{"identity":"X1","type":"item","fields":{"title":"Test product","price":9.5}}]}'`,

@@ -1,0 +1,20 @@
+// `npm run bench`: runs the search benchmarks one after the other (each in its own process, so one
+// bench's heap and threads never disturb the next) and leaves their JSON in bench/results/.
+//   npm run bench                 engine + HTTP search at 10K and 100K objects
+//   BENCH_1M=1 npm run bench      ... and at 1M objects (takes a while on 2 cores)
+//   npm run bench -- engine       only the benches whose path contains "engine"
+import { resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dir, '..')
+const BENCHES = ['bench/engine/search.bench.ts', 'bench/http/search.bench.ts']
+const only = process.argv[2]
+
+for (const bench of BENCHES.filter((b) => only === undefined || b.includes(only))) {
+  process.stdout.write(`\n### ${bench}\n`)
+  const proc = Bun.spawn([process.execPath, 'run', bench], { cwd: ROOT, stdout: 'inherit', stderr: 'inherit', env: process.env })
+  const code = await proc.exited
+  if (code !== 0) {
+    process.stderr.write(`${bench} exited with ${code}\n`)
+    process.exit(code)
+  }
+}
