@@ -75,9 +75,12 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   })
   const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheTtlMs: 2000 })
 
+  const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null
+
   let ready = false
   const app = buildApp({
     search,
+    publicLimiter,
     store,
     writer,
     exporter,
@@ -88,7 +91,10 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     isReady: () => ready,
   })
   const server = listen(app, logger, { port: config.port, hostname: config.host })
-  const sweep = setInterval(() => exporter.sweep(), SWEEP_INTERVAL_MS)
+  const sweep = setInterval(() => {
+    exporter.sweep()
+    publicLimiter?.prune()
+  }, SWEEP_INTERVAL_MS)
   sweep.unref()
   try {
     await indexes.ready()

@@ -57,4 +57,17 @@ export class RateLimiter {
       },
     }
   }
+
+  /** Forgets keys that are idle with a full bucket (they would start full anyway): bounds memory. */
+  prune(): void {
+    const nowMs = this.now()
+    for (const [key, bucket] of this.buckets) {
+      const tokens = bucket.tokens + (nowMs - bucket.refilledAtMs) * this.perMs
+      if (bucket.inFlight === 0 && tokens >= this.perMinute) this.buckets.delete(key)
+    }
+  }
+
+  get size(): number {
+    return this.buckets.size
+  }
 }

@@ -9,6 +9,7 @@ import type { SearchError } from '../../shared/errors.ts'
 import type { Logger } from '../../shared/log.ts'
 import type { TrackerStore } from '../../store/index.ts'
 import { readJsonBody } from '../body.ts'
+import type { RateLimiter } from '../rate-limit.ts'
 import { parseFilterBody } from '../filter-tree.ts'
 import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchResponseSchema } from '../models/search.model.ts'
 import { json, publicBaseUrl, text } from '../responses.ts'
@@ -21,6 +22,8 @@ export interface SearchRouteDeps {
   logger: Logger
   /** False while the index is loading: searches get 503 then. */
   isReady: () => boolean
+  /** Per client IP limit of the public endpoints (SIFT_PUBLIC_RATE_PER_MIN), or null when off. */
+  publicLimiter: RateLimiter | null
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
@@ -52,6 +55,28 @@ function errorResponse(error: SearchError, logger: Logger): Response {
   }
 }
 
+type ClientAddress = { requestIP(request: Request): { address: string } | null } | null
+
+/** Takes a slot of the client's public quota, or answers 429 with Retry-After. */
+function publicSlot(deps: SearchRouteDeps, request: Request, server: ClientAddress): (() => void) | Response {
+  if (deps.publicLimiter === null) return () => {}
+  // The socket address, not X-Forwarded-For: a client could otherwise pick a fresh quota per request.
+  const ip = server?.requestIP(request)?.address ?? 'unknown'
+  const decision = deps.publicLimiter.acquire(ip)
+  if (decision.ok) return decision.release
+  return text(429, `Too many requests; retry after ${decision.retryAfterSeconds} s`, { 'retry-after': String(decision.retryAfterSeconds) })
+}
+
+async function limited(deps: SearchRouteDeps, request: Request, server: ClientAddress, work: () => Promise<Response>): Promise<Response> {
+  const release = publicSlot(deps, request, server)
+  if (release instanceof Response) return release
+  try {
+    return await work()
+  } finally {
+    release()
+  }
+}
+
 async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Record<string, FilterTree>, bodyKey: string): Promise<Response> {
   const url = new URL(request.url)
   const parsed = parseSearchParams(url.searchParams)
@@ -71,20 +96,21 @@ async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Reco
 export function searchRoutes(deps: SearchRouteDeps) {
   const detail = { tags: ['search'] }
   return new Elysia({ name: 'search-routes' })
-    .get('/search', ({ request }) => answer(deps, request, {}, ''), {
+    .get('/search', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, {}, '')), {
       query: SearchQuerySchema,
       response: { 200: SearchResponseSchema, 400: FieldErrorsSchema },
       detail: { ...detail, summary: 'Search (interface.md 4.1)' },
     })
     .post(
       '/search',
-      async ({ request }) => {
-        const body = await readJsonBody(request)
-        if (!body.ok) return body.status === 400 ? json(400, { body: [body.reason] }) : text(body.status, body.reason)
-        const trees = parseFilterBody(body.value)
-        if (!trees.ok) return json(400, trees.errors)
-        return answer(deps, request, trees.value, JSON.stringify(trees.value))
-      },
+      ({ request, server }) =>
+        limited(deps, request, server, async () => {
+          const body = await readJsonBody(request)
+          if (!body.ok) return body.status === 400 ? json(400, { body: [body.reason] }) : text(body.status, body.reason)
+          const trees = parseFilterBody(body.value)
+          if (!trees.ok) return json(400, trees.errors)
+          return answer(deps, request, trees.value, JSON.stringify(trees.value))
+        }),
       {
         query: SearchQuerySchema,
         parse: 'none',
