@@ -60,6 +60,9 @@ test('every acknowledged object survives a SIGKILL during a bulk import', async 
     }
     const lost = [...acknowledged.keys()].filter((id) => found.get(id) !== acknowledged.get(id))
     expect(lost).toEqual([])
+    // The index, rebuilt or loaded after the kill, holds exactly what the store holds.
+    const search = await fetch(`${second.url}/search?tracker_id=${tracker.id}&size=0&f[]=type:item`)
+    expect(((await search.json()) as { results: { total_hits: number } }).results.total_hits).toBe(found.size)
   } finally {
     second.proc.kill('SIGTERM')
     await second.proc.exited
