@@ -73,7 +73,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     maxQueue: config.searchQueue,
     workerData: { dataDir: config.dataDir },
   })
-  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheTtlMs: 2000 })
+  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheTtlMs: 2000, autocompleteCacheTtlMs: 60_000 })
 
   const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null
 

@@ -8,6 +8,7 @@ import type { Logger } from '../shared/log.ts'
 import { HealthSchema } from './models/catalog.model.ts'
 import { json, text } from './responses.ts'
 import type { CatalogRouteDeps } from './routes/catalog-deps.ts'
+import { autocompleteRoutes } from './routes/autocomplete.ts'
 import { contentRoutes } from './routes/content.ts'
 import { exportRoutes } from './routes/export.ts'
 import { searchRoutes, type SearchRouteDeps } from './routes/search.ts'
@@ -62,6 +63,7 @@ export function buildApp(deps: AppDeps) {
     .use(exportRoutes(deps))
     .use(updateByQueryRoutes(deps))
     .use(searchRoutes({ ...deps, trackers: deps.store.trackers }))
+    .use(autocompleteRoutes({ ...deps, trackers: deps.store.trackers }))
 }
 
 export type SiftApp = ReturnType<typeof buildApp>

@@ -25,7 +25,8 @@ export const DEFAULT_RANKING_FIELDS = Object.freeze({
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string[]> }
 
-class Problems {
+/** Collects `{field: [messages]}` problems (section 7's 400 body). */
+export class Problems {
   readonly errors: Record<string, string[]> = {}
   add(field: string, message: string): void {
     ;(this.errors[field] ??= []).push(message)
@@ -36,11 +37,11 @@ class Problems {
 }
 
 /** Values of a repeatable parameter, accepting both `f[]` and `f` spellings. */
-function all(params: URLSearchParams, name: string): string[] {
+export function all(params: URLSearchParams, name: string): string[] {
   return [...params.getAll(`${name}[]`), ...params.getAll(name)]
 }
 
-function list(value: string | null): string[] {
+export function list(value: string | null): string[] {
   if (value === null) return []
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '')
 }
@@ -64,7 +65,7 @@ export function splitPair(raw: string): { key: string; value: string } | null {
 }
 
 /** Groups `key:value` strings by key, keeping first-seen key order. */
-function groups(raws: string[], field: string, problems: Problems): FilterGroup[] {
+export function groups(raws: string[], field: string, problems: Problems): FilterGroup[] {
   const byKey = new Map<string, string[]>()
   for (const raw of raws) {
     const pair = splitPair(raw)
@@ -90,7 +91,7 @@ export function parseSort(raw: string, field: string, problems: Problems): SortS
   return { field: name, order }
 }
 
-function flag(raw: string | null, fallback: boolean): boolean {
+export function flag(raw: string | null, fallback: boolean): boolean {
   if (raw === null || raw === '') return fallback
   return raw === '1' || raw.toLowerCase() === 'true'
 }
@@ -101,7 +102,7 @@ function rankingField(params: URLSearchParams, name: string, fallback: string | 
   return raw.trim() === 'nil' ? null : raw.trim()
 }
 
-function parseContext(params: URLSearchParams, problems: Problems): RankingContext {
+export function parseContext(params: URLSearchParams, problems: Problems): RankingContext {
   let geoLocation: [number, number] | null = null
   const geo = params.get('context[geo_location]')
   if (geo !== null && geo.trim() !== '') {

@@ -65,3 +65,27 @@ export interface SearchParams {
   plp: string | null
   context: RankingContext
 }
+
+/** One requested type of an autocomplete request (`type=item:6,query:3`). */
+export interface AutocompleteType {
+  type: string
+  size: number
+  /** `f_<type>[]` filters: OR within a key, AND across keys. */
+  f: FilterGroup[]
+  sort: SortSpec | null
+}
+
+/** The parsed GET /autocomplete/v2 request (interface.md 4.3). */
+export interface AutocompleteParams {
+  trackerId: string
+  q: string
+  types: AutocompleteType[]
+  prefer: FilterGroup[]
+  hitFields: string[] | null
+  removeFields: string[]
+  userId: string | null
+  clientId: string | null
+  ctx: Record<string, string>
+  nonCollapsedVariants: boolean
+  context: RankingContext
+}

@@ -1,16 +1,18 @@
 /**
- * The front thread's search service: answers from the result cache when it can, otherwise sends the
+ * The front thread's search service: answers from a result cache when it can, otherwise sends the
  * request with the tracker's current index generation to a worker of the pool, under a deadline.
+ * Cache keys include the generation, so a catalog change is never hidden by the cache.
  */
 import type { IndexHost } from '../indexer/index-host.ts'
-import type { SearchParams } from '../protocol/search-params.ts'
+import type { AutocompleteParams, SearchParams } from '../protocol/search-params.ts'
 import { createError } from '../shared/errors.ts'
 import type { SearchPool } from '../workers/pool.ts'
 import { ResultCache } from './result-cache.ts'
+import type { AutocompleteTask } from './run-autocomplete.ts'
 import type { SearchTask } from './run-search.ts'
 
 export interface SearchAnswer {
-  /** The serialised `results` object. */
+  /** The serialised answer (`results` of a search, the whole autocomplete response). */
   json: string
   totalHits: number
 }
@@ -19,39 +21,58 @@ export interface SearchServiceOptions {
   /** A worker answer later than this is abandoned (504). */
   timeoutMs: number
   cacheEntries: number
+  /** Search answers expire (active_from/active_to windows depend on the clock). */
   cacheTtlMs: number
+  /** Autocomplete answers expire later: keystrokes repeat across shoppers for minutes. */
+  autocompleteCacheTtlMs: number
 }
 
 export class SearchService {
-  private readonly cache: ResultCache<SearchAnswer>
+  private readonly searchCache: ResultCache<SearchAnswer>
+  private readonly autocompleteCache: ResultCache<SearchAnswer>
 
   constructor(
     private readonly pool: SearchPool,
     private readonly indexes: IndexHost,
     private readonly options: SearchServiceOptions,
   ) {
-    this.cache = new ResultCache(options.cacheEntries, options.cacheTtlMs)
+    this.searchCache = new ResultCache(options.cacheEntries, options.cacheTtlMs)
+    this.autocompleteCache = new ResultCache(options.cacheEntries, options.autocompleteCacheTtlMs)
   }
 
   /**
    * @param requestKey the request as received (query string and body): equal keys, equal answers
    * @throws SearchError QUEUE_FULL (pool saturated), TIMEOUT, INVALID_FILTER, INTERNAL
    */
-  async search(params: SearchParams, requestKey: string): Promise<SearchAnswer> {
-    const index = this.indexes.get(params.trackerId)
-    const key = `${params.trackerId}\u0000${index?.generation ?? 0}\u0000${requestKey}`
-    const hit = this.cache.get(key)
+  search(params: SearchParams, requestKey: string): Promise<SearchAnswer> {
+    return this.run('search', this.searchCache, params.trackerId, requestKey, (index, nowMs): SearchTask => ({ params, index, nowMs }))
+  }
+
+  /** Same contract as {@link search}, for GET /autocomplete/v2. */
+  autocomplete(params: AutocompleteParams, requestKey: string): Promise<SearchAnswer> {
+    return this.run('autocomplete', this.autocompleteCache, params.trackerId, requestKey, (index, nowMs): AutocompleteTask => ({ params, index, nowMs }))
+  }
+
+  private async run<Task>(
+    operation: string,
+    cache: ResultCache<SearchAnswer>,
+    trackerId: string,
+    requestKey: string,
+    task: (index: ReturnType<IndexHost['get']>, nowMs: number) => Task,
+  ): Promise<SearchAnswer> {
+    const index = this.indexes.get(trackerId)
+    const key = `${trackerId}\u0000${index?.generation ?? 0}\u0000${requestKey}`
+    const hit = cache.get(key)
     if (hit !== null) return hit
-    const task: SearchTask = { params, index, nowMs: Date.now() }
     const signal = AbortSignal.timeout(this.options.timeoutMs)
     let answer: SearchAnswer
     try {
-      answer = await this.pool.run<SearchAnswer>('search', task, signal)
+      answer = await this.pool.run<SearchAnswer>(operation, task(index, Date.now()), signal)
     } catch (error) {
       if ((error as { code?: string }).code === 'CANCELLED' && signal.aborted) throw createError('TIMEOUT', [this.options.timeoutMs])
       throw error
     }
-    this.cache.set(key, answer)
+    cache.set(key, answer)
     return answer
   }
 }

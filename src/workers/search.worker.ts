@@ -5,6 +5,7 @@
  */
 import { workerData } from 'node:worker_threads'
 import { QueryError } from '../query/index.ts'
+import { runAutocomplete, type AutocompleteTask } from '../search/run-autocomplete.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
 import { createError, SearchError } from '../shared/errors.ts'
 import { openReadStore, type ReadStore } from '../store/index.ts'
@@ -27,6 +28,15 @@ export function search(task: SearchTask) {
   try {
     const results = runSearch(task, catalog())
     return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits } }
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+/** GET /autocomplete/v2: returns the response serialised. */
+export function autocomplete(task: AutocompleteTask) {
+  try {
+    return { ok: true, value: { json: JSON.stringify(runAutocomplete(task, catalog())), totalHits: 0 } }
   } catch (error) {
     return failure(error)
   }

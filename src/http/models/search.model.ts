@@ -38,7 +38,7 @@ const FacetSchema = t.Object({
   values: t.Array(t.Object({ value: t.String(), hits_count: t.Number(), normalized_hits_count: t.Number() })),
 })
 
-const HitSchema = t.Object({
+export const HitSchema = t.Object({
   url: t.String({ description: 'Identity of the object.' }),
   attributes: t.Record(t.String(), t.Unknown(), { description: 'Visible fields; title carries <em> highlights, title.untouched does not.' }),
   type: t.String(),

@@ -9,21 +9,19 @@ import type { SearchError } from '../../shared/errors.ts'
 import type { Logger } from '../../shared/log.ts'
 import type { TrackerStore } from '../../store/index.ts'
 import { readJsonBody } from '../body.ts'
-import type { RateLimiter } from '../rate-limit.ts'
+import { errorResponse, limited, type PublicReadDeps } from '../public-read.ts'
 import { parseFilterBody } from '../filter-tree.ts'
 import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchResponseSchema } from '../models/search.model.ts'
 import { json, publicBaseUrl, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
 import { jsonBodyDoc } from './catalog-deps.ts'
 
-export interface SearchRouteDeps {
+export interface SearchRouteDeps extends PublicReadDeps {
   search: SearchService
   trackers: TrackerStore
   logger: Logger
   /** False while the index is loading: searches get 503 then. */
   isReady: () => boolean
-  /** Per client IP limit of the public endpoints (SIFT_PUBLIC_RATE_PER_MIN), or null when off. */
-  publicLimiter: RateLimiter | null
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
@@ -36,45 +34,6 @@ export function nextPageUrl(request: Request, params: SearchParams, totalHits: n
   if (query.has('from')) query.set('from', String(params.from + params.size))
   else query.set('page', String(params.from / params.size + 2))
   return `${publicBaseUrl(request)}/search?${query.toString()}`
-}
-
-function errorResponse(error: SearchError, logger: Logger): Response {
-  switch (error.code) {
-    case 'INVALID_FILTER':
-      return json(400, { [String(error.details.field ?? 'f[]')]: [error.message] })
-    case 'QUEUE_FULL':
-      return text(503, 'Search is busy; retry shortly', { 'retry-after': '1' })
-    case 'TIMEOUT':
-    case 'CANCELLED':
-      return text(504, 'Search timed out; a retry may succeed')
-    default: {
-      const requestId = `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
-      logger.error('search failed', { requestId, code: error.code, error: error.message })
-      return text(500, `Internal error (request id ${requestId})`)
-    }
-  }
-}
-
-type ClientAddress = { requestIP(request: Request): { address: string } | null } | null
-
-/** Takes a slot of the client's public quota, or answers 429 with Retry-After. */
-function publicSlot(deps: SearchRouteDeps, request: Request, server: ClientAddress): (() => void) | Response {
-  if (deps.publicLimiter === null) return () => {}
-  // The socket address, not X-Forwarded-For: a client could otherwise pick a fresh quota per request.
-  const ip = server?.requestIP(request)?.address ?? 'unknown'
-  const decision = deps.publicLimiter.acquire(ip)
-  if (decision.ok) return decision.release
-  return text(429, `Too many requests; retry after ${decision.retryAfterSeconds} s`, { 'retry-after': String(decision.retryAfterSeconds) })
-}
-
-async function limited(deps: SearchRouteDeps, request: Request, server: ClientAddress, work: () => Promise<Response>): Promise<Response> {
-  const release = publicSlot(deps, request, server)
-  if (release instanceof Response) return release
-  try {
-    return await work()
-  } finally {
-    release()
-  }
 }
 
 async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Record<string, FilterTree>, bodyKey: string): Promise<Response> {

@@ -1,0 +1,46 @@
+/**
+ * GET /autocomplete/v2 (interface.md 4.3): search-as-you-type over several types in one request.
+ * Repeated keystrokes are answered from the front thread's cache; misses go to a search worker.
+ */
+import { Elysia, t } from 'elysia'
+import type { SearchService } from '../../search/search-service.ts'
+import type { SearchError } from '../../shared/errors.ts'
+import type { Logger } from '../../shared/log.ts'
+import type { TrackerStore } from '../../store/index.ts'
+import { parseAutocompleteParams } from '../autocomplete-params.ts'
+import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/autocomplete.model.ts'
+import { FieldErrorsSchema } from '../models/search.model.ts'
+import { errorResponse, limited, type PublicReadDeps } from '../public-read.ts'
+import { json, text } from '../responses.ts'
+
+export interface AutocompleteRouteDeps extends PublicReadDeps {
+  search: SearchService
+  trackers: TrackerStore
+  logger: Logger
+  isReady: () => boolean
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
+
+async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Response> {
+  const url = new URL(request.url)
+  const parsed = parseAutocompleteParams(url.searchParams)
+  if (!parsed.ok) return json(400, parsed.errors)
+  const params = parsed.value
+  if (!deps.trackers.exists(params.trackerId)) return text(404, `Unknown tracker_id: ${params.trackerId}`)
+  if (!deps.isReady()) return text(503, 'Sift is loading its index; retry shortly', { 'retry-after': '1' })
+  try {
+    const result = await deps.search.autocomplete(params, url.search)
+    return new Response(result.json, { status: 200, headers: JSON_HEADERS })
+  } catch (error) {
+    return errorResponse(error as SearchError, deps.logger)
+  }
+}
+
+export function autocompleteRoutes(deps: AutocompleteRouteDeps) {
+  return new Elysia({ name: 'autocomplete-routes' }).get('/autocomplete/v2', ({ request, server }) => limited(deps, request, server, () => answer(deps, request)), {
+    query: AutocompleteQuerySchema,
+    response: { 200: AutocompleteResponseSchema, 400: FieldErrorsSchema, 404: t.String() },
+    detail: { tags: ['search'], summary: 'Autocomplete over several types (interface.md 4.3)' },
+  })
+}

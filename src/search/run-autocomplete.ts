@@ -1,0 +1,90 @@
+/**
+ * One autocomplete request inside a worker (interface.md 4.3): one prefix search per requested type
+ * (the last word is a prefix, earlier words whole, typo tolerant), hits concatenated in the order the
+ * types were asked for, each type capped by its count.
+ */
+import { searchRequest, type Engine, type EngineSearchRequest } from '../engine/index.ts'
+import type { AutocompleteParams, AutocompleteType } from '../protocol/search-params.ts'
+import type { IndexDescriptor } from '../indexer/protocol.ts'
+import type { CatalogStore } from '../store/index.ts'
+import { engineFor } from './engine-cache.ts'
+import { hitView, renderHit, type Hit } from './render-hit.ts'
+
+export interface AutocompleteTask {
+  params: AutocompleteParams
+  index: IndexDescriptor | null
+  nowMs: number
+}
+
+/** The response of interface.md 4.3 (key order as documented). */
+export interface AutocompleteResponse {
+  exact_match_hits_count: number
+  partial_match_hits_count: number
+  partial_match_terms: string[]
+  hits: Hit[]
+  campaigns: unknown[]
+  suggested_url?: string
+}
+
+function typeRequest(params: AutocompleteParams, t: AutocompleteType, nowMs: number): EngineSearchRequest {
+  const c = params.context
+  return searchRequest({
+    q: params.q,
+    type: t.type,
+    f: t.f,
+    sort: t.sort,
+    size: t.size,
+    prefer: params.prefer.flatMap((g) => g.values.map((value) => ({ key: g.key, value }))),
+    geoLocation: c.geoLocation,
+    geoField: c.geoField,
+    availabilityField: c.availabilityField,
+    availabilityRankField: c.availabilityRankField,
+    boostField: c.boostField,
+    freshnessField: c.freshnessField,
+    nonCollapsedVariants: params.nonCollapsedVariants,
+    prefixLast: true,
+    fuzzy: true,
+    nowMs,
+  })
+}
+
+/**
+ * Suggestions of type `query`: today the shop's own `query` objects from the catalog (ranked like
+ * any type, popularity through the boost field). The seam where popular searches from analytics
+ * join them.
+ */
+function querySuggestions(engine: Engine, request: EngineSearchRequest) {
+  return engine.search(request)
+}
+
+export function runAutocomplete(task: AutocompleteTask, catalog: CatalogStore): AutocompleteResponse {
+  const { params, index, nowMs } = task
+  const engine = index === null || index.segments.length === 0 ? null : engineFor(index)
+  let exact = 0
+  let partial = 0
+  let unmatched = null as Set<string> | null
+  const hits: Hit[] = []
+  for (const t of params.types) {
+    if (engine === null) continue
+    const request = typeRequest(params, t, nowMs)
+    const result = t.type === 'query' ? querySuggestions(engine, request) : engine.search(request)
+    // A word is reported as unmatched only when no type matched it.
+    const missing = new Set(result.partialMatchTerms)
+    unmatched = unmatched === null ? missing : new Set([...unmatched].filter((w) => missing.has(w)))
+    if (result.partialMatchTerms.length > 0) partial += result.totalHits
+    else exact += result.totalHits
+    const view = hitView(params.hitFields, params.removeFields, result.matchedTerms, result.matchedPrefixes)
+    const objects = new Map(catalog.getMany(params.trackerId, [...new Set(result.hits.map((h) => h.identity))]).map((o) => [o.identity, o]))
+    for (const hit of result.hits) {
+      const object = objects.get(hit.identity)
+      if (object) hits.push(renderHit(object, hit.variantIdentity, null, view))
+    }
+  }
+  return {
+    exact_match_hits_count: exact,
+    partial_match_hits_count: partial,
+    partial_match_terms: [...(unmatched ?? [])],
+    hits,
+    campaigns: [],
+  }
+}
