@@ -28,9 +28,14 @@ export interface HitView {
   prefixes: readonly string[]
 }
 
+/** `price` and its alias `price_amount` are one field to `hit_fields` and `remove_fields`. */
+function withPriceAlias(names: readonly string[]): string[] {
+  return names.includes('price') || names.includes('price_amount') ? [...names, 'price', 'price_amount'] : [...names]
+}
+
 export function hitView(hitFields: readonly string[] | null, removeFields: readonly string[], terms: readonly string[], prefixes: readonly string[]): HitView {
   return {
-    hitFields: hitFields === null ? null : new Set([...hitFields, ...DEFAULT_HIT_FIELDS]),
+    hitFields: hitFields === null ? null : new Set([...withPriceAlias(hitFields), ...DEFAULT_HIT_FIELDS]),
     removeFields: new Set(removeFields),
     terms: new Set(terms),
     prefixes,
@@ -54,8 +59,10 @@ export function renderHit(object: CatalogObject, variantIdentity: string | null,
     }
   }
   const attributes = visibleAttributes(fields, view.hitFields)
-  for (const name of view.removeFields) delete attributes[name]
   addCounts(attributes)
+  for (const name of view.removeFields) delete attributes[name]
+  // Removing `price` removes its alias too, unless the object sent a `price_amount` of its own.
+  if (view.removeFields.has('price') && !Object.hasOwn(fields, 'price_amount')) delete attributes.price_amount
   const title = attributes.title
   if (typeof title === 'string') {
     attributes['title.untouched'] = title
