@@ -59,8 +59,12 @@ export function renderHit(object: CatalogObject, variantIdentity: string | null,
     }
   }
   const attributes = visibleAttributes(fields, view.hitFields)
-  addCounts(attributes)
-  for (const name of view.removeFields) delete attributes[name]
+  const derived = addCounts(attributes)
+  for (const name of view.removeFields) {
+    delete attributes[name]
+    // A removed array takes its derived count with it.
+    if (derived.has(`${name}_count`)) delete attributes[`${name}_count`]
+  }
   // Removing `price` removes its alias too, unless the object sent a `price_amount` of its own.
   if (view.removeFields.has('price') && !Object.hasOwn(fields, 'price_amount')) delete attributes.price_amount
   const title = attributes.title
@@ -76,10 +80,15 @@ export function renderHit(object: CatalogObject, variantIdentity: string | null,
 }
 
 /** decisions.md: an array attribute `a` also gets `a_count` (unless the object has its own `a_count`). */
-function addCounts(attributes: Fields): void {
+function addCounts(attributes: Fields): Set<string> {
+  const derived = new Set<string>()
   for (const name of Object.keys(attributes)) {
     const value: FieldValue | undefined = attributes[name]
     const countName = `${name}_count`
-    if (Array.isArray(value) && !Object.hasOwn(attributes, countName)) attributes[countName] = value.length
+    if (Array.isArray(value) && !Object.hasOwn(attributes, countName)) {
+      attributes[countName] = value.length
+      derived.add(countName)
+    }
   }
+  return derived
 }

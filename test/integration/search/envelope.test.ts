@@ -116,6 +116,7 @@ describe('hits (2.3)', () => {
       title: '<em>Red</em> running <em>shoes</em>',
       'title.untouched': 'Red running shoes',
       price: 50,
+      price_amount: 50,
       color: 'red',
       web_url: 'https://shop.test/p1',
     })
