@@ -118,13 +118,13 @@ describe('range facets', () => {
     const all = await search(s, [...ITEMS, ['size', 200]])
     const prices = new Map(all.results.hits.map((h) => [h.url, Number(h.attributes.price)]))
     expect(price!.values.length).toBeGreaterThan(1)
-    price!.values.forEach((v, i) => {
+    for (const [i, v] of price!.values.entries()) {
       const upper = Number(v.value.split('|')[1])
       const last = i === price!.values.length - 1
       const atUpper = last ? 0 : [...prices.values()].filter((p) => p === upper).length
       const body = await search(s, [...ITEMS, ['f[]', `price:${v.value}`]])
       expect(`${v.value}=${body.results.total_hits}`).toBe(`${v.value}=${v.hits_count + atUpper}`)
-    })
+    }
   })
 })
 
