@@ -27,8 +27,8 @@ export function parseAutocompleteParams(params: URLSearchParams): ParseResult<Au
   const seen = new Set<string>()
   for (const entry of rawTypes.slice(0, AUTOCOMPLETE_MAX_TYPES)) {
     const colon = entry.lastIndexOf(':')
-    const type = (colon > 0 ? entry.slice(0, colon) : entry).trim()
-    const count = colon > 0 ? Number(entry.slice(colon + 1)) : AUTOCOMPLETE_DEFAULT_COUNT
+    const type = (colon >= 0 ? entry.slice(0, colon) : entry).trim()
+    const count = colon >= 0 ? Number(entry.slice(colon + 1)) : AUTOCOMPLETE_DEFAULT_COUNT
     if (type === '' || !Number.isInteger(count) || count < 1) {
       problems.add('type', `${JSON.stringify(entry)} must look like type:count with a count of at least 1`)
       continue

@@ -6,6 +6,7 @@
 import { searchRequest, type Engine, type EngineSearchRequest } from '../engine/index.ts'
 import type { AutocompleteParams, AutocompleteType } from '../protocol/search-params.ts'
 import type { IndexDescriptor } from '../indexer/protocol.ts'
+import { parseQueryText } from '../query/index.ts'
 import type { CatalogStore } from '../store/index.ts'
 import { engineFor } from './engine-cache.ts'
 import { hitView, renderHit, type Hit } from './render-hit.ts'
@@ -80,6 +81,8 @@ export function runAutocomplete(task: AutocompleteTask, catalog: CatalogStore): 
       if (object) hits.push(renderHit(object, hit.variantIdentity, null, view))
     }
   }
+  // Without an index (empty catalog) no type matched any word.
+  if (engine === null) unmatched = new Set(parseQueryText(params.q).words.map((w) => w.term))
   return {
     exact_match_hits_count: exact,
     partial_match_hits_count: partial,
