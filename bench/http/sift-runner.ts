@@ -1,0 +1,222 @@
+/**
+ * Process plumbing of the HTTP search bench: Sift as its own OS process (start timed to the banner,
+ * log lines parsed, RSS read from /proc, SIGTERM stop timed), the load client as another process,
+ * and `wrk` for throughput when it is installed.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { spawnSift, type SiftProcess } from '../../test/support/sift-process.ts'
+import type { LoadReport, LoadSpec } from './load-client.ts'
+import type { BenchRequest } from './search-cases.ts'
+
+const ROOT = resolve(import.meta.dir, '..', '..')
+const LOAD_CLIENT = join(import.meta.dir, 'load-client.ts')
+/** A 1M rebuild on 2 shared cores takes minutes; anything slower than this is a hang. */
+const START_TIMEOUT_MS = 30 * 60_000
+
+export interface LogLine {
+  time: string
+  level: string
+  message: string
+  [field: string]: unknown
+}
+
+export interface BenchSift {
+  url: string
+  pid: number
+  /** Spawn → "Sift is running" banner, ms (process start, index load, pool start, listen). */
+  readyWallMs: number
+  logs(): LogLine[]
+  /** Resolves with the first log line with this message (seen already or arriving later). */
+  waitForLog(message: string, timeoutMs: number): Promise<LogLine>
+  memory(): { rssBytes: number; peakRssBytes: number }
+  cpu(): CpuTimes
+  /** SIGTERM, then ms until the process exited (includes writing pending snapshots). */
+  stop(): Promise<{ stopMs: number; exitCode: number | null }>
+}
+
+/** Servers still running: killed if the bench dies or is interrupted, so none is left behind. */
+const live = new Set<SiftProcess['proc']>()
+process.on('exit', () => {
+  for (const proc of live) proc.kill('SIGKILL')
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const proc of live) proc.kill('SIGKILL')
+    process.exit(130)
+  })
+}
+
+/** Starts Sift on a free port over `dataDir` (demo off, tracker seeded, logs at debug). */
+export async function startBenchSift(dataDir: string, tracker: { id: string; key: string }, env: Record<string, string> = {}): Promise<BenchSift> {
+  const t0 = performance.now()
+  const sift: SiftProcess = await spawnSift(
+    {
+      SIFT_DATA_DIR: dataDir,
+      SIFT_DEMO: '0',
+      SIFT_TRACKERS: `${tracker.id}:${tracker.key}`,
+      SIFT_SQLITE_SYNC: 'NORMAL',
+      // debug: the indexer says when a snapshot is written (the bench waits for it before timing).
+      SIFT_LOG_LEVEL: 'debug',
+      SIFT_WRITE_RATE_PER_MIN: '1000000',
+      ...env,
+    },
+    START_TIMEOUT_MS,
+  )
+  const readyWallMs = performance.now() - t0
+  live.add(sift.proc)
+  const logs = (): LogLine[] =>
+    sift
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as LogLine]
+        } catch {
+          // A line still being written: the next read sees it whole.
+          return []
+        }
+      })
+  return {
+    url: sift.url,
+    pid: sift.proc.pid,
+    readyWallMs,
+    logs,
+    async waitForLog(message, timeoutMs) {
+      const deadline = Date.now() + timeoutMs
+      while (Date.now() < deadline) {
+        const line = logs().find((l) => l.message === message)
+        if (line) return line
+        await Bun.sleep(20)
+      }
+      throw new Error(`no "${message}" log line within ${timeoutMs} ms`)
+    },
+    memory: () => procMemory(sift.proc.pid),
+    cpu: () => procCpu(sift.proc.pid),
+    async stop() {
+      const s = performance.now()
+      sift.proc.kill('SIGTERM')
+      const exitCode = await sift.proc.exited
+      live.delete(sift.proc)
+      return { stopMs: performance.now() - s, exitCode }
+    },
+  }
+}
+
+/** VmRSS and VmHWM (peak RSS) of a process, from /proc/<pid>/status. */
+export function procMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024
+  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') }
+}
+
+/** CPU time a process has used so far: all threads, and its main (HTTP front) thread alone. */
+export interface CpuTimes {
+  totalMs: number
+  frontMs: number
+}
+
+/** Linux reports CPU time in clock ticks; USER_HZ is 100 on every mainstream kernel config. */
+const MS_PER_TICK = 10
+
+function ticksOf(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8')
+  // Fields after the parenthesised name: utime and stime are the 12th and 13th of them.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+export function procCpu(pid: number): CpuTimes {
+  return { totalMs: ticksOf(`/proc/${pid}/stat`) * MS_PER_TICK, frontMs: ticksOf(`/proc/${pid}/task/${pid}/stat`) * MS_PER_TICK }
+}
+
+/** Server CPU ms per request between two readings. */
+export function cpuPerRequest(before: CpuTimes, after: CpuTimes, requests: number): CpuTimes {
+  return { totalMs: (after.totalMs - before.totalMs) / requests, frontMs: (after.frontMs - before.frontMs) / requests }
+}
+
+/** Runs the load client in its own process and returns its report. */
+export async function runClient(spec: LoadSpec): Promise<LoadReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'sift-bench-client-'))
+  try {
+    const file = join(dir, 'spec.json')
+    writeFileSync(file, JSON.stringify(spec))
+    const proc = Bun.spawn([process.execPath, 'run', LOAD_CLIENT, file], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    if (code !== 0) throw new Error(`load client failed (${code}): ${err}`)
+    return JSON.parse(out) as LoadReport
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export interface WrkReport {
+  requests: number
+  durationS: number
+  qps: number
+  p50Ms: number
+  p99Ms: number
+  /** Socket errors plus non-2xx/3xx answers. */
+  errors: number
+  non2xx: number
+}
+
+/** True when `wrk` is on the PATH. */
+export function hasWrk(): boolean {
+  return Bun.which('wrk') !== null
+}
+
+// Each wrk thread reads the request list once, starts at its own offset and cycles through it.
+const WRK_SCRIPT = `
+local reqs = {}
+local n = 0
+local counter = 0
+local threads = 0
+setup = function(thread)
+  thread:set('tid', threads)
+  threads = threads + 1
+end
+init = function(args)
+  local f = assert(io.open(args[1], 'r'))
+  for line in f:lines() do
+    local method, path, body = line:match('^(%u+)\\t([^\\t]+)\\t(.*)$')
+    local headers = { ['Accept-Encoding'] = 'gzip, deflate, br' }
+    if body == '' then body = nil else headers['Content-Type'] = 'application/json' end
+    n = n + 1
+    reqs[n] = wrk.format(method, path, headers, body)
+  end
+  f:close()
+  counter = (tid or 0) * 7919
+end
+request = function()
+  counter = counter + 1
+  return reqs[(counter % n) + 1]
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"socket_errors":%d,"status_errors":%d,"p50_us":%.0f,"p99_us":%.0f}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
+end
+`
+
+/** Runs wrk at `concurrency` connections over the request list for `durationS` seconds. */
+export async function runWrk(baseUrl: string, requests: BenchRequest[], concurrency: number, durationS: number): Promise<WrkReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'sift-bench-wrk-'))
+  try {
+    const list = join(dir, 'requests.tsv')
+    const script = join(dir, 'requests.lua')
+    writeFileSync(list, requests.map((r) => `${r.method}\t${r.path}\t${r.body ?? ''}`).join('\n') + '\n')
+    writeFileSync(script, WRK_SCRIPT)
+    const proc = Bun.spawn(['wrk', '-t2', `-c${concurrency}`, `-d${durationS}s`, '--timeout', '10s', '-s', script, baseUrl, '--', list], { stdout: 'pipe', stderr: 'pipe' })
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    const line = /WRKJSON (\{.*\})/.exec(out)
+    if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${out}\n${err}`)
+    const j = JSON.parse(line[1]!) as { requests: number; duration_us: number; socket_errors: number; status_errors: number; p50_us: number; p99_us: number }
+    const durationSeconds = j.duration_us / 1e6
+    return { requests: j.requests, durationS: durationSeconds, qps: j.requests / durationSeconds, p50Ms: j.p50_us / 1000, p99Ms: j.p99_us / 1000, errors: j.socket_errors + j.status_errors, non2xx: j.status_errors }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
