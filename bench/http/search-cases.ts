@@ -66,7 +66,7 @@ function shuffled<T>(values: readonly T[], r: () => number): T[] {
 }
 
 /** One edit (substitute, delete, transpose or insert) after the first letter: a typical typo. */
-function misspell(word: string, r: () => number): string {
+export function misspell(word: string, r: () => number): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz'
   const i = 1 + Math.floor(r() * (word.length - 1))
   const c = letters[Math.floor(r() * letters.length)]!
