@@ -6,7 +6,7 @@
 import { resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dir, '..')
-const BENCHES = ['bench/engine/search.bench.ts', 'bench/http/search.bench.ts']
+const BENCHES = ['bench/engine/search.bench.ts', 'bench/http/search.bench.ts', 'bench/http/autocomplete.bench.ts']
 const only = process.argv[2]
 
 for (const bench of BENCHES.filter((b) => only === undefined || b.includes(only))) {
