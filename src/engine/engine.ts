@@ -4,17 +4,18 @@
  *
  *   plan filters (once) ─► per segment: universe (alive, visible, type, variant mode)
  *                         ─► fixed = universe ∧ f_must ∧ tree;  groups = one OR bitmap per f key
- *   words ─► per segment word bitmaps ─► AND (drop words that leave no results) ─► text set T
- *   hits = T ∧ groups ─► score hits only ─► TopK ─► identities of the window
- *   facets over hits (a facet of an `f` key: T ∧ the other groups) ─► dynamic / suggested
+ *   words ─► per segment word bitmaps (term bitmaps are zero-copy views) ─► AND with the filters
+ *            (drop words that leave no results) ─► hits
+ *   collect (collect.ts): score only what can reach the window ─► TopK ─► identities
+ *   facets over hits (a facet of an `f` key: fixed ∧ words ∧ the other groups) ─► dynamic / suggested
  *
  * Deterministic: primary key (score, or the sort key) desc, then score desc, then the global doc
  * address asc (segment order, then DocId). Returns identities only; fetching documents is the
- * caller's job.
+ * caller's job. Creating an engine is cheap over readers seen before (see ReaderStatics).
  */
 import type { FacetInput, FacetResult } from '@/facets/index.ts'
 import { rankFacets } from '@/facets/index.ts'
-import { Bitmap, type SegmentReader } from '@/index/index.ts'
+import type { Bitmap, SegmentReader } from '@/index/index.ts'
 import {
   andSmallestFirst,
   correctedQueryMarkup,
@@ -30,12 +31,13 @@ import {
   type PlanNode,
   type WordPlan,
 } from '@/query/index.ts'
-import { docAddress, hasSignals, PREFER_FACTOR, SEGMENT_ADDRESS_STRIDE, signalFactor, TopK, type SignalColumns } from '@/rank/index.ts'
+import { TopK } from '@/rank/index.ts'
+import { collectWindow } from './collect.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
 import { IndexView, type EngineSegment, type SegmentState } from './index-view.ts'
-import { planSort, type SortPlan } from './sort-keys.ts'
-import { assignSlots, releaseSlots, scoreHits, wordDocs } from './text-match.ts'
-import type { EngineHit, EngineSearchRequest, EngineSearchResult } from './types.ts'
+import { planSort } from './sort-keys.ts'
+import { wordDocs } from './text-match.ts'
+import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
 
 /** One `f` key: its resolved field and the OR of its values. */
 interface GroupPlan {
@@ -43,16 +45,50 @@ interface GroupPlan {
   node: PlanNode
 }
 
-/** Per-segment bitmaps of one request. */
+/** Per-segment bitmaps of one request. Bitmaps may be shared caches: never mutate them. */
 interface SegmentRun {
   seg: SegmentState
-  base: Bitmap
   fixed: Bitmap
   groups: Bitmap[]
-  allGroups: Bitmap | null
-  text: Bitmap
+  /** fixed ∧ every group. */
+  filtered: Bitmap
+  /** The docs of each active word. */
+  words: Bitmap[]
+  /** filtered ∧ words: the hits. */
   hits: Bitmap
+  /** fixed ∧ words (for facets of keys filtered in `f`), computed on first use. */
+  text: Bitmap | null
+  /** The hits' docs ascending (for the facets), decoded on first use into pooled buffers. */
+  docs: Uint32Array | null
 }
+
+/**
+ * Buffers for the facets' decoded hit docs, reused across requests (one search at a time per
+ * thread): every facet of a request counts over the same hits, so they are decoded once.
+ */
+class DocsPool {
+  private buffers: Uint32Array[] = []
+  private used = 0
+
+  reset(): void {
+    this.used = 0
+  }
+
+  /** The docs of `bm`, ascending, in a pooled buffer valid until the next reset. */
+  take(bm: Bitmap): Uint32Array {
+    const n = bm.size
+    let buf = this.buffers[this.used]
+    if (buf === undefined || buf.length < n) {
+      buf = new Uint32Array(Math.max(n, 1024, (buf?.length ?? 0) * 2))
+      this.buffers[this.used] = buf
+    }
+    this.used++
+    const docs = buf.subarray(0, n)
+    bm.fillArray(docs)
+    return docs
+  }
+}
+const docsPool = new DocsPool()
 
 /** What text matching decided for the whole request. */
 interface TextOutcome {
@@ -106,17 +142,15 @@ export class Engine {
     const words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     const outcome = this.matchText(runs, words)
     let totalHits = 0
-    for (const run of runs) {
-      run.hits = run.allGroups === null ? run.text : run.text.and(run.allGroups)
-      totalHits += run.hits.size
-    }
+    for (const run of runs) totalHits += run.hits.size
 
-    const { hits, exactByHit } = this.collect(runs, req, outcome, sortPlan, prefer)
+    const { hits, exactByHit } = collectWindow(view, runs, req, outcome.active, sortPlan, prefer, this.topK)
+    docsPool.reset()
     const facets = req.facets.map((fr) => this.facet(runs, groups, fr.name, fr.size))
     let dynamic: FacetResult[] = []
     if ((req.dynamicFacetsSize > 0 || req.suggestFacet) && totalHits > 1) {
       const exclude = new Set<string>([...req.facets.map((f) => resolveField(f.name, view.schema)), ...groups.map((g) => g.field), ...req.fMust.map((g) => resolveField(g.key, view.schema))])
-      const inputs: FacetInput[] = runs.map((r) => ({ reader: r.seg.reader, hits: r.hits }))
+      const inputs: FacetInput[] = runs.map((r) => ({ reader: r.seg.reader, hits: r.hits, docs: hitDocs(r) }))
       dynamic = rankFacets(dynamicCandidates(view, exclude).map((c) => computeFacet(inputs, c.field, c.field, c.type, undefined)), totalHits)
     }
 
@@ -150,105 +184,53 @@ export class Engine {
     for (const node of must) parts.push(evalFilter(seg.reader, node, base))
     const fixed = parts.length > 1 ? andSmallestFirst(parts) : base
     const groupBms = groups.map((g) => evalFilter(seg.reader, g.node, base))
-    const allGroups = groupBms.length === 0 ? null : andSmallestFirst(groupBms)
-    return { seg, base, fixed, groups: groupBms, allGroups, text: fixed, hits: fixed }
+    const filtered = groupBms.length === 0 ? fixed : andSmallestFirst([fixed, ...groupBms])
+    return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null }
   }
 
   /**
    * Word matching with the no-results fallback: when all words together find nothing (after
    * filters), words that find nothing even alone are dropped, then the rarest word, until
-   * something is found or one word is left (decisions.md "Search responses").
+   * something is found or one word is left (decisions.md "Search responses"). Sets each run's
+   * words and hits.
    */
   private matchText(runs: SegmentRun[], words: WordPlan[]): TextOutcome {
     if (words.length === 0) return { active: [], dropped: [], unmatched: [] }
     const docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
-    const filtered = runs.map((r) => (r.allGroups === null ? r.fixed : r.fixed.and(r.allGroups)))
-    const countOf = (idx: number[]): number => {
-      let total = 0
-      runs.forEach((_, s) => {
-        total += andSmallestFirst([filtered[s]!, ...idx.map((w) => docs[w]![s]!)]).size
-      })
-      return total
-    }
+    const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : andSmallestFirst([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
+    const total = (bms: Bitmap[]): number => bms.reduce((sum, b) => sum + b.size, 0)
     let active = words.map((_, i) => i)
     const dropped: number[] = []
     let unmatched: number[] = []
-    if (countOf(active) === 0) {
-      const alone = words.map((_, w) => runs.reduce((sum, _r, s) => sum + docs[w]![s]!.andCardinality(filtered[s]!), 0))
+    let hits = hitsOf(active)
+    if (total(hits) === 0) {
+      const alone = words.map((_, w) => runs.reduce((sum, r, s) => sum + docs[w]![s]!.andCardinality(r.filtered), 0))
       if (active.length > 1 && alone.some((c) => c > 0)) {
         for (const w of active) if (alone[w] === 0) dropped.push(w)
         active = active.filter((w) => alone[w]! > 0)
-        while (active.length > 1 && countOf(active) === 0) {
+        hits = hitsOf(active)
+        while (active.length > 1 && total(hits) === 0) {
           let worst = active[0]!
           for (const w of active) if (alone[w]! <= alone[worst]!) worst = w
           dropped.push(worst)
           active = active.filter((w) => w !== worst)
+          hits = hitsOf(active)
         }
       }
-      if (countOf(active) === 0) unmatched = active.filter((w) => alone[w] === 0)
+      if (total(hits) === 0) unmatched = active.filter((w) => alone[w] === 0)
     }
     runs.forEach((r, s) => {
-      r.text = andSmallestFirst([r.fixed, ...active.map((w) => docs[w]![s]!)])
+      r.words = active.map((w) => docs[w]![s]!)
+      r.hits = hits[s]!
+      r.text = null
     })
     return { active: active.map((w) => words[w]!), dropped: dropped.sort((a, b) => a - b).map((w) => words[w]!), unmatched: unmatched.map((w) => words[w]!) }
   }
 
-  /** Scores (when needed) and collects the requested window. */
-  private collect(runs: SegmentRun[], req: EngineSearchRequest, outcome: TextOutcome, sortPlan: SortPlan | null, prefer: (LeafPlan | null)[]): { hits: EngineHit[]; exactByHit: boolean[] } {
-    const k = Math.max(0, req.from) + Math.max(0, req.size)
-    const topK = this.topK
-    topK.reset(k)
-    const words = outcome.active
-    const exactBySeg: { docs: Uint32Array; exact: Uint8Array }[] = []
-    for (const run of runs) {
-      const seg = run.seg
-      const signals = signalColumns(seg, req)
-      const needsScores = words.length > 0 || sortPlan !== null || hasSignals(signals) || prefer.some((p) => p !== null)
-      if (!needsScores) {
-        // Listing without ranking signals: every score is 1, so the first k docs (address order) win.
-        if (topK.size >= k) {
-          exactBySeg.push({ docs: new Uint32Array(0), exact: new Uint8Array(0) })
-          continue
-        }
-        const docs = run.hits.toArray()
-        const take = Math.min(docs.length, k - topK.size)
-        for (let i = 0; i < take; i++) topK.push(1, 1, docAddress(seg.ordinal, docs[i]!))
-        exactBySeg.push({ docs: new Uint32Array(0), exact: new Uint8Array(0) })
-        continue
-      }
-      const docs = run.hits.toArray()
-      const scores = new Float64Array(docs.length)
-      const exact = new Uint8Array(docs.length)
-      if (words.length > 0) scoreHits(this.view, seg, words, docs, scores, exact)
-      else {
-        scores.fill(1)
-        assignSlots(seg, docs)
-      }
-      for (const p of prefer) {
-        if (p === null) continue
-        const matched = evalLeaf(seg.reader, p, run.hits).and(run.hits).toArray()
-        for (let i = 0; i < matched.length; i++) scores[seg.slots[matched[i]!]!]! *= PREFER_FACTOR
-      }
-      releaseSlots(seg, docs)
-      if (hasSignals(signals)) for (let i = 0; i < docs.length; i++) scores[i]! *= signalFactor(signals, docs[i]!)
-      const key = sortPlan === null ? null : sortPlan.keyFor(seg)
-      for (let i = 0; i < docs.length; i++) topK.push(key === null ? scores[i]! : key(docs[i]!), scores[i]!, docAddress(seg.ordinal, docs[i]!))
-      exactBySeg.push({ docs, exact })
-    }
-    const { address, score } = topK.drain()
-    const hits: EngineHit[] = []
-    const exactByHit: boolean[] = []
-    for (let i = Math.max(0, req.from); i < address.length; i++) {
-      const a = address[i]!
-      const s = Math.floor(a / SEGMENT_ADDRESS_STRIDE)
-      const doc = a - s * SEGMENT_ADDRESS_STRIDE
-      const seg = this.view.segments[s]!
-      hits.push(hitOf(seg.reader, doc, score[i]!))
-      const ex = exactBySeg[s]!
-      const at = lowerBoundU32(ex.docs, doc)
-      exactByHit.push(at < ex.docs.length && ex.docs[at] === doc && ex.exact[at] === 1)
-    }
-    return { hits, exactByHit }
+  /** fixed ∧ words of a run (the hits before the `f` groups). */
+  private textOf(run: SegmentRun): Bitmap {
+    if (run.text === null) run.text = run.words.length === 0 ? run.fixed : andSmallestFirst([run.fixed, ...run.words])
+    return run.text
   }
 
   /** One requested facet, with the disjunctive rule for keys filtered in `f`. */
@@ -259,46 +241,19 @@ export class Engine {
     const own = groups.map((g) => g.field === field)
     const disjunctive = own.some((o) => o)
     const inputs: FacetInput[] = runs.map((r) => {
-      if (!disjunctive) return { reader: r.seg.reader, hits: r.hits }
+      if (!disjunctive) return { reader: r.seg.reader, hits: r.hits, docs: hitDocs(r) }
       const others = r.groups.filter((_, i) => !own[i])
-      return { reader: r.seg.reader, hits: others.length === 0 ? r.text : andSmallestFirst([r.text, ...others]) }
+      const text = this.textOf(r)
+      return { reader: r.seg.reader, hits: others.length === 0 ? text : andSmallestFirst([text, ...others]) }
     })
     return computeFacet(inputs, name, field, facetTypeOf(schema), size)
   }
 }
 
-function signalColumns(seg: SegmentState, req: EngineSearchRequest): SignalColumns {
-  const num = (name: string | null): Float64Array | null => (name === null ? null : (seg.reader.field(name)?.num ?? null))
-  const availabilityOn = req.availabilityField !== null && req.availabilityRankField !== null
-  const fresh = req.freshnessField === null ? null : seg.reader.field(req.freshnessField)
-  return {
-    availability: availabilityOn ? num(req.availabilityField) : null,
-    availabilityRank: availabilityOn ? num(req.availabilityRankField) : null,
-    boost: num(req.boostField),
-    freshness: fresh === null ? null : (fresh.date ?? null),
-    nowMs: req.nowMs,
-  }
-}
-
-function hitOf(reader: SegmentReader, doc: number, score: number): EngineHit {
-  if (reader.isVariant(doc)) {
-    const identity = reader.identity(reader.parents[doc]!)
-    const variantIdentity = reader.identity(doc)
-    return { identity, variantIdentity, docKey: `${identity}::${variantIdentity}`, score }
-  }
-  const identity = reader.identity(doc)
-  return { identity, variantIdentity: null, docKey: identity, score }
-}
-
-function lowerBoundU32(a: Uint32Array, v: number): number {
-  let lo = 0
-  let hi = a.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (a[mid]! < v) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+/** The run's hit docs for the facets (decoded once per request). */
+function hitDocs(run: SegmentRun): Uint32Array {
+  if (run.docs === null) run.docs = docsPool.take(run.hits)
+  return run.docs
 }
 
 /** Per piece: dropped when all its words were dropped, replaced when a word was corrected. */

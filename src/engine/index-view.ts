@@ -4,11 +4,10 @@
  * lengths, per-term df, the field schema, the vocabulary), so results do not depend on how the
  * index is segmented. Immutable after construction; lazy caches only.
  */
-import { Bitmap, DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fuzzyScan, NUM_TEXT_GROUPS, PostingsCursor, prefixRange, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, BitmapCursor, CURSOR_END, NUM_TEXT_GROUPS, prefixRange, type SegmentReader } from '@/index/index.ts'
 import type { FieldSchema, Vocabulary } from '@/query/index.ts'
-import { stem } from '@/text/index.ts'
-
-const HAS_DIGIT = /\d/
+import { stem, stemFamily } from '@/text/index.ts'
+import { readerStatics, type ReaderStatics } from './reader-statics.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
 const FUZZY_CACHE_MAX = 10_000
@@ -19,100 +18,55 @@ export interface EngineSegment {
   deleted: Bitmap | null
 }
 
-/** Per-segment state derived once per generation. */
+/**
+ * Per-segment state of one generation. Everything that depends on the reader alone lives in its
+ * ReaderStatics (shared by all generations); what depends on the deleted docs is derived lazily
+ * here, so creating a generation over an unchanged reader costs O(deleted docs), not O(numDocs).
+ */
 export class SegmentState {
   readonly ordinal: number
   readonly reader: SegmentReader
+  readonly statics: ReaderStatics
   readonly deleted: Bitmap | null
-  /** Bit d set when doc d is deleted (dense, for per-posting checks). */
-  readonly deletedBits: Uint32Array | null
-  /** Alive docs that are not variant docs (collapsed listing). */
-  readonly collapsedUniverse: Bitmap
-  /** Alive docs except objects whose variants are docs (non-collapsed listing). */
-  readonly variantUniverse: Bitmap
-  /** Docs with an active_from/active_to window (checked against nowMs per request). */
-  readonly windowDocs: Uint32Array
-  /** Doc -> scoring slot scratch (-1 = not a hit); reset after every use. */
-  readonly slots: Int32Array
-  private stemMap: Map<string, string[]> | null = null
-  private words: string[] | null = null
+  private collapsed: Bitmap | null = null
+  private variant: Bitmap | null = null
 
   constructor(ordinal: number, seg: EngineSegment) {
-    const r = seg.reader
     this.ordinal = ordinal
-    this.reader = r
+    this.reader = seg.reader
+    this.statics = readerStatics(seg.reader)
     this.deleted = seg.deleted !== null && !seg.deleted.isEmpty() ? seg.deleted : null
-    const n = r.numDocs
-    let bits: Uint32Array | null = null
-    if (this.deleted !== null) {
-      bits = new Uint32Array((n + 31) >>> 5)
-      this.deleted.forEach((d: number) => {
-        if (d < n) bits![d >>> 5]! |= 1 << (d & 31)
-      })
-    }
-    this.deletedBits = bits
-    const alive = Bitmap.range(0, n)
-    if (this.deleted !== null) alive.andNotInPlace(this.deleted)
-    const variants: number[] = []
-    const parents: number[] = []
-    if (r.meta.hasVariantDocs) {
-      for (let d = 0; d < n; d++) {
-        const fl = r.flags[d]!
-        if (fl & DOC_FLAG_VARIANT) variants.push(d)
-        if (fl & DOC_FLAG_HAS_VARIANT_DOCS) parents.push(d)
-      }
-    }
-    this.collapsedUniverse = variants.length > 0 ? alive.andNot(Bitmap.fromSorted(Uint32Array.from(variants))) : alive
-    this.variantUniverse = parents.length > 0 ? alive.andNot(Bitmap.fromSorted(Uint32Array.from(parents))) : alive
-    const windows: number[] = []
-    if (r.activeFrom !== null && r.activeTo !== null) {
-      for (let d = 0; d < n; d++) if (!Number.isNaN(r.activeFrom[d]!) || !Number.isNaN(r.activeTo[d]!)) windows.push(d)
-    }
-    this.windowDocs = Uint32Array.from(windows)
-    this.slots = new Int32Array(n).fill(-1)
   }
 
-  isDeleted(doc: number): boolean {
-    const b = this.deletedBits
-    return b !== null && (b[doc >>> 5]! & (1 << (doc & 31))) !== 0
+  /** Alive docs that are not variant docs (collapsed listing). Shared: do not mutate. */
+  get collapsedUniverse(): Bitmap {
+    if (this.collapsed === null) this.collapsed = this.alive(this.statics.collapsedBase())
+    return this.collapsed
+  }
+
+  /** Alive docs except objects whose variants are docs (non-collapsed listing). Shared: do not mutate. */
+  get variantUniverse(): Bitmap {
+    if (this.variant === null) this.variant = this.alive(this.statics.variantBase())
+    return this.variant
+  }
+
+  private alive(base: Bitmap): Bitmap {
+    return this.deleted === null ? base : base.andNot(this.deleted)
   }
 
   /** Docs hidden at `nowMs` by their active window (activeFrom ≤ now < activeTo is visible). */
   hiddenAt(nowMs: number): Bitmap | null {
-    if (this.windowDocs.length === 0) return null
+    const windowDocs = this.statics.windowDocs()
+    if (windowDocs.length === 0) return null
     const r = this.reader
     const hidden: number[] = []
-    for (const d of this.windowDocs) {
+    for (let i = 0; i < windowDocs.length; i++) {
+      const d = windowDocs[i]!
       const from = r.activeFrom![d]!
       const to = r.activeTo![d]!
       if ((!Number.isNaN(from) && from > nowMs) || (!Number.isNaN(to) && nowMs >= to)) hidden.push(d)
     }
-    return hidden.length === 0 ? null : Bitmap.fromSorted(Uint32Array.from(hidden))
-  }
-
-  /**
-   * The segment's terms without digits, sorted: the only typo targets. Codes and numbers are never
-   * typo neighbours (a one-edit change to "s918b" names another product), and leaving them out keeps
-   * the fuzzy walk small in code-heavy catalogs.
-   */
-  wordTerms(): string[] {
-    if (this.words === null) this.words = this.reader.terms().filter((t) => !HAS_DIGIT.test(t))
-    return this.words
-  }
-
-  /** Segment terms grouped by stem (built once). */
-  stemGroups(): Map<string, string[]> {
-    if (this.stemMap === null) {
-      const map = new Map<string, string[]>()
-      for (const t of this.reader.terms()) {
-        const s = stem(t)
-        const list = map.get(s)
-        if (list === undefined) map.set(s, [t])
-        else list.push(t)
-      }
-      this.stemMap = map
-    }
-    return this.stemMap
+    return hidden.length === 0 ? null : Bitmap.fromSorted(hidden)
   }
 }
 
@@ -125,20 +79,23 @@ export class IndexView implements Vocabulary {
   readonly invAvgLen: Float64Array
   private readonly schemaMap = new Map<string, FieldSchema>()
   private readonly dfCache = new Map<string, number>()
-  private readonly cursor = new PostingsCursor()
   private readonly fuzzyCache = new Map<string, { term: string; distance: number }[]>()
 
   constructor(segments: readonly EngineSegment[]) {
     this.segments = segments.map((s, i) => new SegmentState(i, s))
     let numDocs = 0
     const sums = new Float64Array(NUM_TEXT_GROUPS)
+    const cursor = new BitmapCursor()
     for (const s of this.segments) {
       const r = s.reader
       numDocs += r.numDocs - (s.deleted === null ? 0 : s.deleted.size)
       for (let g = 0; g < NUM_TEXT_GROUPS; g++) sums[g]! += r.groupLengthSum(g)
-      s.deleted?.forEach((d: number) => {
-        for (let g = 0; g < NUM_TEXT_GROUPS; g++) sums[g]! -= r.norm(g, d)
-      })
+      if (s.deleted !== null) {
+        cursor.reset(s.deleted)
+        for (let d = cursor.next(); d !== CURSOR_END; d = cursor.next()) {
+          if (d < r.numDocs) for (let g = 0; g < NUM_TEXT_GROUPS; g++) sums[g]! -= r.norm(g, d)
+        }
+      }
       for (const f of r.fields()) this.addSchema(s, f.name)
     }
     this.numDocs = numDocs
@@ -175,20 +132,18 @@ export class IndexView implements Vocabulary {
       const ord = r.termOrd(term)
       if (ord < 0) continue
       df += r.termDf[ord]!
-      if (s.deletedBits === null) continue
-      const c = this.cursor
-      c.reset(r.postBytes, r.postOffsets[ord]!, r.postOffsets[ord + 1]!)
-      while (c.next()) if (s.isDeleted(c.doc)) df--
+      if (s.deleted !== null) df -= r.termDocs(ord).andCardinality(s.deleted)
     }
     this.dfCache.set(term, df)
     return df
   }
 
+  /** Vocabulary terms with the same stem as `term` (found through {@link stemFamily}, not by stemming the vocabulary). */
   stemSiblings(term: string): string[] {
     const key = stem(term)
-    const out = new Set<string>()
-    for (const s of this.segments) for (const t of s.stemGroups().get(key) ?? []) if (t !== term) out.add(t)
-    return [...out].filter((t) => this.df(t) > 0).sort()
+    const out: string[] = []
+    for (const t of stemFamily(key)) if (t !== term && !out.includes(t) && stem(t) === key && this.df(t) > 0) out.push(t)
+    return out.sort()
   }
 
   prefixTerms(prefix: string, limit: number): string[] {
@@ -203,20 +158,17 @@ export class IndexView implements Vocabulary {
     return list.slice(0, limit)
   }
 
-  /** Typo neighbours among digit-free vocabulary terms (see SegmentState.wordTerms); cached per generation. */
+  /** Typo neighbours among digit-free vocabulary terms (see ReaderStatics.wordTerms); cached per generation (the scans per reader). */
   fuzzyTerms(term: string, maxEdits: number): { term: string; distance: number }[] {
     const key = `${maxEdits}:${term}`
     const cached = this.fuzzyCache.get(key)
     if (cached !== undefined) return cached
     const best = new Map<string, number>()
     for (const s of this.segments) {
-      const terms = s.wordTerms()
-      fuzzyScan(terms, term, maxEdits, (ord, distance) => {
-        const t = terms[ord]!
-        if (t === term) return
-        const cur = best.get(t)
-        if (cur === undefined || distance < cur) best.set(t, distance)
-      })
+      for (const n of s.statics.typoNeighbours(term, maxEdits)) {
+        const cur = best.get(n.term)
+        if (cur === undefined || n.distance < cur) best.set(n.term, n.distance)
+      }
     }
     const out = [...best]
       .filter(([t]) => this.df(t) > 0)

@@ -9,31 +9,29 @@ import { haversineKm, invalidFilter, resolveField } from '@/query/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortSpec } from './types.ts'
 
-/** Per-segment primary key function: doc → key (higher ranks first). */
-export type SortKeyFn = (doc: number) => number
-
-/** A planned sort: builds the key function of each segment. */
+/** A planned sort: writes each hit's primary key (higher ranks first; -Infinity = lacks the field). */
 export interface SortPlan {
-  keyFor(seg: SegmentState): SortKeyFn
+  fillKeys(seg: SegmentState, docs: Uint32Array, keys: Float64Array): void
 }
+
+const NONE: SortPlan = { fillKeys: (_seg, docs, keys) => keys.fill(-Infinity, 0, docs.length) }
 
 /** Plans a sort (null = relevance). Throws INVALID_FILTER for a geo sort without a request point. */
 export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly [number, number] | null): SortPlan {
   const field = resolveField(sort.field, view.schema)
   const f = view.schema(field)
   const sign = sort.order === 'asc' ? -1 : 1
-  const none: SortKeyFn = () => -Infinity
-  if (f === null) return { keyFor: () => none }
+  if (f === null) return NONE
   if (f.numberDocs > 0 || f.dateDocs > 0) {
     const useNum = f.numberDocs > 0
     return {
-      keyFor(seg) {
+      fillKeys(seg, docs, keys) {
         const fr = seg.reader.field(field)
         const col = fr === null ? null : useNum ? fr.num : fr.date
-        if (col === null) return none
-        return (doc) => {
-          const v = col[doc]!
-          return Number.isNaN(v) ? -Infinity : sign * v
+        if (col === null) return NONE.fillKeys(seg, docs, keys)
+        for (let i = 0; i < docs.length; i++) {
+          const v = col[docs[i]!]!
+          keys[i] = Number.isNaN(v) ? -Infinity : sign * v
         }
       },
     }
@@ -42,12 +40,15 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
     if (geoLocation === null) throw invalidFilter(sort.field, `sort:${sort.field}`, 'sorting by a geo field needs context geo_location')
     const [lat0, lon0] = geoLocation
     return {
-      keyFor(seg) {
+      fillKeys(seg, docs, keys) {
         const fr = seg.reader.field(field)
-        if (fr === null || fr.lat === null || fr.lon === null) return none
+        if (fr === null || fr.lat === null || fr.lon === null) return NONE.fillKeys(seg, docs, keys)
         const lat = fr.lat
         const lon = fr.lon
-        return (doc) => (Number.isNaN(lat[doc]!) ? -Infinity : sign * haversineKm(lat0, lon0, lat[doc]!, lon[doc]!))
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i]!
+          keys[i] = Number.isNaN(lat[d]!) ? -Infinity : sign * haversineKm(lat0, lon0, lat[d]!, lon[d]!)
+        }
       },
     }
   }
@@ -61,20 +62,23 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
   const rank = new Map<string, number>()
   ranked.forEach((v, i) => rank.set(v, i))
   return {
-    keyFor(seg) {
+    fillKeys(seg, docs, keys) {
       const fr = seg.reader.field(field)
-      if (fr === null) return none
+      if (fr === null) return NONE.fillKeys(seg, docs, keys)
       const ordRank = new Float64Array(fr.numValues)
       for (let v = 0; v < fr.numValues; v++) ordRank[v] = rank.get(fr.value(v))!
-      const { offsets, ords } = fr.ordinalColumn()
-      return (doc) => {
-        const a = offsets[doc]!
-        const b = offsets[doc + 1]!
-        if (a === b) return -Infinity
+      const { dense, missing, offsets, ords } = fr.ordinalColumn()
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!
         // Values are byte-sorted per segment, so the lowest ord is the smallest value.
-        let min = Infinity
-        for (let i = a; i < b; i++) if (ords[i]! < min) min = ords[i]!
-        return sign * ordRank[min]!
+        let min = -1
+        if (dense !== null) {
+          const o = dense[d]!
+          if (o !== missing) min = o
+        } else if (offsets !== null && ords !== null && offsets[d]! < offsets[d + 1]!) {
+          min = ords[offsets[d]!]!
+        }
+        keys[i] = min < 0 ? -Infinity : sign * ordRank[min]!
       }
     },
   }

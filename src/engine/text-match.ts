@@ -2,54 +2,55 @@
  * Text matching and scoring over one segment.
  *
  * Phase 1 (match): each word → the Bitmap of docs containing any of its expansions (or all of its
- * parts). Words combine by AND; the engine may drop words before that (no-results fallback).
- * Phase 2 (score): only the final hits are scored. Hits get dense slots (`slots[doc]`), and each
- * word's postings are walked once more, term at a time, into per-slot accumulators:
+ * parts): unions of the terms' doc bitmaps, which are zero-copy views of the segment. Words
+ * combine by AND; the engine may drop words before that (no-results fallback).
+ * Phase 2 (score): only the final hits are scored. Hit i is `hitDocs[i]`; per expansion, the hits
+ * and the term's docs are intersected by ranks (RankCursor), walking the smaller side, so the
+ * cost is O(min(hits, df)) per term and each entry's payload class is read in place:
  *
- *   wordScore[slot * W + i]   best weighted BM25F score of word i (max over its expansions)
- *   titleMask[slot * W + i]   title positions (< 32) where word i occurs (phrase / exact title)
- *   exactMask[slot]           bit i: word i matched without a typo
+ *   wordScore[i * W + w]   best weighted BM25F score of word w (max over its expansions)
+ *   titleMask[i * W + w]   title positions (< 32) where word w occurs (phrase / exact title)
+ *   exactMask[i]           bit w: word w matched without a typo
+ *   titleLen[i]            the hit's title length (read with its norms on the first visit)
  *
- * The text score is Σ_i wordScore (query order) × the text bonuses. Nothing allocates per doc.
+ * The text score is Σ_w wordScore (query order) × the text bonuses. Nothing allocates per doc.
  */
-import { Bitmap, PostingsCursor } from '@/index/index.ts'
+import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
-import { bm25fTf, idf, textBonusFactor, type Bm25Stats } from '@/rank/index.ts'
+import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 
-const cursor = new PostingsCursor()
-let docScratch = new Uint32Array(1024)
-
-/** Docs of one term in a segment (empty when the segment lacks it). */
-function termDocs(seg: SegmentState, term: string): Bitmap {
-  const r = seg.reader
+/** Docs of one term in a segment (a cached view: never mutate), or null when the segment lacks it. */
+function termDocs(r: SegmentReader, term: string): Bitmap | null {
   const ord = r.termOrd(term)
-  if (ord < 0) return Bitmap.empty()
-  const df = r.termDf[ord]!
-  if (docScratch.length < df) docScratch = new Uint32Array(Math.max(df, docScratch.length * 2))
-  cursor.reset(r.postBytes, r.postOffsets[ord]!, r.postOffsets[ord + 1]!)
-  let n = 0
-  while (cursor.next()) docScratch[n++] = cursor.doc
-  return Bitmap.fromSorted(docScratch.subarray(0, n))
+  return ord < 0 ? null : r.termDocs(ord)
 }
 
-/** Docs of a segment matching a word (any expansion, or all parts). Deleted docs included. */
+/** Docs of a segment matching a word (any expansion, or all parts). Deleted docs included; do not mutate. */
 export function wordDocs(seg: SegmentState, word: WordPlan): Bitmap {
+  const r = seg.reader
   const parts: Bitmap[] = []
   for (const e of word.expansions) {
-    const bm = termDocs(seg, e.term)
-    if (!bm.isEmpty()) parts.push(bm)
+    const bm = termDocs(r, e.term)
+    if (bm !== null) parts.push(bm)
   }
   if (word.parts !== null) {
-    const each = word.parts.map((p) => termDocs(seg, p))
-    const all = Bitmap.andMany(each)
-    if (!all.isEmpty()) parts.push(all)
+    const each: Bitmap[] = []
+    for (const p of word.parts) {
+      const bm = termDocs(r, p)
+      if (bm === null) break
+      each.push(bm)
+    }
+    if (each.length === word.parts.length) {
+      const all = Bitmap.andMany(each)
+      if (!all.isEmpty()) parts.push(all)
+    }
   }
   if (parts.length === 0) return Bitmap.empty()
   return parts.length === 1 ? parts[0]! : Bitmap.orMany(parts)
 }
 
-/** Per-request scoring scratch, grown on demand. */
+/** Per-request scoring scratch, grown on demand (one search at a time per thread). */
 class Scratch {
   wordScore = new Float64Array(0)
   titleMask = new Uint32Array(0)
@@ -57,6 +58,8 @@ class Scratch {
   partScore = new Float64Array(0)
   partCount = new Uint8Array(0)
   partMask = new Uint32Array(0)
+  touched = new Uint32Array(0)
+  titleLen = new Uint8Array(0)
 
   ensure(hits: number, words: number): void {
     const n = hits * words
@@ -69,6 +72,8 @@ class Scratch {
       this.partScore = new Float64Array(hits)
       this.partCount = new Uint8Array(hits)
       this.partMask = new Uint32Array(hits)
+      this.touched = new Uint32Array(hits)
+      this.titleLen = new Uint8Array(hits)
     }
     this.wordScore.fill(0, 0, n)
     this.titleMask.fill(0, 0, n)
@@ -76,75 +81,136 @@ class Scratch {
   }
 }
 const scratch = new Scratch()
+const termRanks = new RankCursor()
+const hitRanks = new RankCursor()
+const termCursor = new BitmapCursor()
+
+const bm25 = new Bm25fTable()
+
+// How the current term's entries feed the accumulators (set per term, read by visitEntry):
+// module state rather than arguments keeps the per-entry call to three numbers.
+let termReader: SegmentReader | null = null
+let termWeight = 0
+/** Word index of a word term; -1 for a part (summed into the part accumulators). */
+let termWord = -1
+let numWords = 0
+let termExactBit = 0
+/** Part slots touched so far (listed in `scratch.touched`). */
+let numTouched = 0
+/** Parts of word `partsWord`: a slot whose word score already reaches `partsBound` cannot gain from them. */
+let partsWord = 0
+let partsBound = Infinity
+
+/** Accumulates the entry `entry` (payload index) of hit slot `slot` (doc `doc`). */
+function visitEntry(slot: number, entry: number, doc: number): void {
+  const r = termReader!
+  const c = r.payload[entry]! * CLASS_STRIDE
+  const classes = r.classes
+  const mask = classes[c + 4]!
+  if (termWord >= 0) {
+    const score = termWeight * bm25.tfScore(classes, c, r.norms, doc)
+    // Every hit meets a word term or all its parts: keep its title length while its norms are in cache.
+    scratch.titleLen[slot] = r.norms[doc * NUM_TEXT_GROUPS]!
+    const k = slot * numWords + termWord
+    const wordScore = scratch.wordScore
+    if (score > wordScore[k]!) wordScore[k] = score
+    scratch.titleMask[k]! |= mask
+    scratch.exactMask[slot]! |= termExactBit
+    return
+  }
+  const partCount = scratch.partCount
+  if (partCount[slot] === 0) scratch.touched[numTouched++] = slot
+  partCount[slot]!++
+  scratch.partMask[slot]! |= mask
+  // The parts' sum is only kept when it beats the word score: skip the norms when it cannot.
+  if (scratch.wordScore[slot * numWords + partsWord]! >= partsBound) return
+  scratch.partScore[slot]! += termWeight * bm25.tfScore(classes, c, r.norms, doc)
+  scratch.titleLen[slot] = r.norms[doc * NUM_TEXT_GROUPS]!
+}
 
 /**
- * Scores the hits of one segment. `hitDocs` ascending; writes text scores to `scores[i]` and
- * whether every word matched exactly to `exact[i]`. Leaves `seg.slots` assigned for the caller,
- * who must call {@link releaseSlots}.
+ * Feeds every (hit, entry) pair of term `ord` to {@link visitEntry}, walking the smaller side:
+ * the hits (ranked in the term's docs) or the term's docs (ranked among the hits).
  */
-export function scoreHits(view: IndexView, seg: SegmentState, words: readonly WordPlan[], hitDocs: Uint32Array, scores: Float64Array, exact: Uint8Array): void {
+function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32Array): void {
+  const docs = r.termDocs(ord)
+  const start = r.payloadStart[ord]!
+  const h = hitDocs.length
+  if (r.termDf[ord]! >= h) {
+    termRanks.reset(docs)
+    for (let i = 0; i < h; i++) {
+      const doc = hitDocs[i]!
+      const rank = termRanks.rankOf(doc)
+      if (rank >= 0) visitEntry(i, start + rank, doc)
+    }
+    return
+  }
+  hitRanks.reset(hits)
+  termCursor.reset(docs)
+  let entry = start
+  for (let doc = termCursor.next(); doc !== CURSOR_END; doc = termCursor.next(), entry++) {
+    const slot = hitRanks.rankOf(doc)
+    if (slot >= 0) visitEntry(slot, entry, doc)
+  }
+}
+
+/**
+ * Scores the hits of one segment: `hits` with its docs ascending in `hitDocs`; writes text scores
+ * to `scores[i]` and whether every word matched exactly to `exact[i]`.
+ */
+export function scoreHits(view: IndexView, seg: SegmentState, words: readonly WordPlan[], hits: Bitmap, hitDocs: Uint32Array, scores: Float64Array, exact: Uint8Array): void {
   const h = hitDocs.length
   const W = words.length
-  const slots = seg.slots
-  for (let i = 0; i < h; i++) slots[hitDocs[i]!] = i
   scratch.ensure(h, W)
-  const { wordScore, titleMask, exactMask } = scratch
   const r = seg.reader
-  const stats: Bm25Stats = { numDocs: view.numDocs, invAvgLen: view.invAvgLen }
-  const norms = r.norms
-  const nd = r.numDocs
+  bm25.prepare(view.invAvgLen)
+  termReader = r
+  numWords = W
   for (let w = 0; w < W; w++) {
     const word = words[w]!
-    const bit = 1 << w
     for (const e of word.expansions) {
       const ord = r.termOrd(e.term)
       if (ord < 0) continue
-      const weight = e.weight * idf(view.numDocs, view.df(e.term))
-      cursor.reset(r.postBytes, r.postOffsets[ord]!, r.postOffsets[ord + 1]!)
-      while (cursor.next()) {
-        const s = slots[cursor.doc]!
-        if (s < 0) continue
-        const c = weight * bm25fTf(cursor.tfs, norms, nd, cursor.doc, stats)
-        const k = s * W + w
-        if (c > wordScore[k]!) wordScore[k] = c
-        titleMask[k]! |= cursor.titleMask
-        if (e.isExact) exactMask[s]! |= bit
-      }
+      termWeight = e.weight * idf(view.numDocs, view.df(e.term))
+      termWord = w
+      termExactBit = e.isExact ? 1 << w : 0
+      visitTerm(r, ord, hits, hitDocs)
     }
-    if (word.parts !== null) scoreParts(view, seg, word.parts, w, W)
+    if (word.parts !== null) scoreParts(view, r, word.parts, w, W, hits, hitDocs)
   }
+  const { wordScore, titleMask, exactMask, titleLen } = scratch
   const full = W >= 32 ? 0xffffffff : (1 << W) - 1
   for (let s = 0; s < h; s++) {
     let text = 0
     for (let w = 0; w < W; w++) text += wordScore[s * W + w]!
     const allExact = (exactMask[s]! & full) >>> 0 === full >>> 0
-    scores[s] = text * textBonusFactor(titleMask, s * W, W, r.norm(0, hitDocs[s]!), allExact)
+    scores[s] = text * textBonusFactor(titleMask, s * W, W, titleLen[s]!, allExact)
     exact[s] = allExact ? 1 : 0
   }
 }
 
 /** The all-parts alternative of word `w`: summed part scores, counted only when every part occurs. */
-function scoreParts(view: IndexView, seg: SegmentState, parts: readonly string[], w: number, W: number): void {
-  const r = seg.reader
-  const slots = seg.slots
-  const stats: Bm25Stats = { numDocs: view.numDocs, invAvgLen: view.invAvgLen }
-  const { partScore, partCount, partMask, wordScore, titleMask, exactMask } = scratch
-  const touched: number[] = []
+function scoreParts(view: IndexView, r: SegmentReader, parts: readonly string[], w: number, W: number, hits: Bitmap, hitDocs: Uint32Array): void {
+  const ords: number[] = []
   for (const p of parts) {
     const ord = r.termOrd(p)
-    if (ord < 0) continue
-    const weight = (MATCH_WEIGHT.parts * idf(view.numDocs, view.df(p))) / parts.length
-    cursor.reset(r.postBytes, r.postOffsets[ord]!, r.postOffsets[ord + 1]!)
-    while (cursor.next()) {
-      const s = slots[cursor.doc]!
-      if (s < 0) continue
-      if (partCount[s] === 0) touched.push(s)
-      partScore[s]! += weight * bm25fTf(cursor.tfs, r.norms, r.numDocs, cursor.doc, stats)
-      partCount[s]!++
-      partMask[s]! |= cursor.titleMask
-    }
+    // A part missing from the segment: no hit of this segment has all parts.
+    if (ord < 0) return
+    ords.push(ord)
   }
-  for (const s of touched) {
+  termWord = -1
+  numTouched = 0
+  partsWord = w
+  const weights = parts.map((p) => (MATCH_WEIGHT.parts * idf(view.numDocs, view.df(p))) / parts.length)
+  // A saturated term score stays below k1 + 1, so the parts' sum stays below this (with slack for rounding).
+  partsBound = weights.reduce((sum, x) => sum + x * (BM25_K1 + 1), 0) * (1 + 1e-9)
+  for (let i = 0; i < ords.length; i++) {
+    termWeight = weights[i]!
+    visitTerm(r, ords[i]!, hits, hitDocs)
+  }
+  const { partScore, partCount, partMask, touched, wordScore, titleMask, exactMask } = scratch
+  for (let t = 0; t < numTouched; t++) {
+    const s = touched[t]!
     if (partCount[s] === parts.length) {
       const k = s * W + w
       if (partScore[s]! > wordScore[k]!) wordScore[k] = partScore[s]!
@@ -155,16 +221,4 @@ function scoreParts(view: IndexView, seg: SegmentState, parts: readonly string[]
     partCount[s] = 0
     partMask[s] = 0
   }
-}
-
-/** Resets the slots assigned by {@link scoreHits} or {@link assignSlots}. */
-export function releaseSlots(seg: SegmentState, hitDocs: Uint32Array): void {
-  const slots = seg.slots
-  for (let i = 0; i < hitDocs.length; i++) slots[hitDocs[i]!] = -1
-}
-
-/** Assigns slots for hits without text scoring (listings with prefer). */
-export function assignSlots(seg: SegmentState, hitDocs: Uint32Array): void {
-  const slots = seg.slots
-  for (let i = 0; i < hitDocs.length; i++) slots[hitDocs[i]!] = i
 }

@@ -6,4 +6,5 @@
 
 export { Bitmap, type BitmapContainerStats } from './bitmap/roaring-bitmap.ts'
 export { BitmapCursor, CURSOR_END } from './bitmap/cursor.ts'
+export { RankCursor } from './bitmap/rank-cursor.ts'
 export type { DeserializeOptions as BitmapDeserializeOptions } from './bitmap/serialization.ts'

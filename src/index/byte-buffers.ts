@@ -1,9 +1,9 @@
 /**
- * Growable typed buffers and LEB128 varints for build-time encoders.
+ * Growable typed buffers for build-time encoders.
  * Builders append into these; `finish()` returns an exact-length copy, so readers never see slack.
  */
 
-/** Append-only byte buffer with unsigned LEB128 varints (7 bits per byte, high bit = continue). */
+/** Append-only byte buffer. */
 export class ByteWriter {
   bytes: Uint8Array
   length = 0
@@ -21,17 +21,6 @@ export class ByteWriter {
     const next = new Uint8Array(cap)
     next.set(this.bytes.subarray(0, this.length))
     this.bytes = next
-  }
-
-  /** Writes `value` (a non-negative integer below 2^32) as a varint. */
-  writeVarint(value: number): void {
-    this.reserve(5)
-    let v = value >>> 0
-    while (v >= 0x80) {
-      this.bytes[this.length++] = (v & 0x7f) | 0x80
-      v >>>= 7
-    }
-    this.bytes[this.length++] = v
   }
 
   writeByte(value: number): void {
@@ -102,30 +91,45 @@ export class F64List {
   }
 }
 
-/**
- * Reads one varint at `pos` of `bytes`; the value goes to `VARINT_OUT[0]` and the new position is
- * returned. A module-level out-slot (not a tuple) keeps per-posting decoding allocation free.
- */
-export const VARINT_OUT = new Uint32Array(1)
-export function readVarint(bytes: Uint8Array, pos: number): number {
-  let b = bytes[pos++]!
-  let v = b & 0x7f
-  let shift = 7
-  while (b >= 0x80) {
-    b = bytes[pos++]!
-    v |= (b & 0x7f) << shift
-    shift += 7
-  }
-  VARINT_OUT[0] = v
-  return pos
-}
-
 const utf8Encoder = new TextEncoder()
 const utf8Decoder = new TextDecoder()
 
 /** UTF-8 encode (shared encoder instance). */
 export function encodeUtf8(text: string): Uint8Array {
   return utf8Encoder.encode(text)
+}
+
+const SURROGATE = /[\ud800-\udfff]/
+
+/** True when `text` has a UTF-16 surrogate (so UTF-16 order may differ from code point order). */
+export function hasSurrogate(text: string): boolean {
+  return SURROGATE.test(text)
+}
+
+/**
+ * UTF-8 encodes strings back to back: `bytes` and `offsets[strings.length + 1]`. One encoder call
+ * for the joined text when no string has a surrogate (lengths follow from the code units), so a
+ * million values do not cost a million small arrays.
+ */
+export function encodeUtf8Many(strings: readonly string[], anySurrogate: boolean): { bytes: Uint8Array; offsets: Uint32Array } {
+  const offsets = new Uint32Array(strings.length + 1)
+  if (!anySurrogate) {
+    let total = 0
+    for (let i = 0; i < strings.length; i++) {
+      const s = strings[i]!
+      for (let j = 0; j < s.length; j++) {
+        const c = s.charCodeAt(j)
+        total += c < 0x80 ? 1 : c < 0x800 ? 2 : 3
+      }
+      offsets[i + 1] = total
+    }
+    return { bytes: utf8Encoder.encode(strings.join('')), offsets }
+  }
+  const chunks = strings.map((s) => utf8Encoder.encode(s))
+  for (let i = 0; i < chunks.length; i++) offsets[i + 1] = offsets[i]! + chunks[i]!.length
+  const bytes = new Uint8Array(offsets[chunks.length]!)
+  for (let i = 0; i < chunks.length; i++) bytes.set(chunks[i]!, offsets[i]!)
+  return { bytes, offsets }
 }
 
 /** UTF-8 decode (shared decoder; works on views over SharedArrayBuffer by copying the slice). */

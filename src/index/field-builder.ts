@@ -4,15 +4,12 @@
  * build holds two u32 arrays per field instead of one array per distinct value.
  */
 import { Bitmap } from './bitmap.ts'
-import { compareBytes, encodeUtf8, F64List, U32List } from './byte-buffers.ts'
-import { fieldSection, type FieldMeta, type SectionArray } from './segment-data.ts'
+import { compareBytes, encodeUtf8, encodeUtf8Many, F64List, hasSurrogate, U32List } from './byte-buffers.ts'
+import { fieldSection, type FieldMeta, type OrdArray, type SectionArray } from './segment-data.ts'
 
-/** Serializes sorted doc ids as a compact portable Roaring bitmap. */
+/** Serializes sorted doc ids as a compact portable Roaring bitmap (run-optimized). */
 export function serializeDocs(ids: Uint32Array): Uint8Array {
-  const bm = Bitmap.fromSorted(ids)
-  bm.runOptimize()
-  bm.shrinkToFit()
-  return bm.serialize()
+  return Bitmap.serializeSorted(ids)
 }
 
 /** Concatenates byte chunks, returning the bytes and offsets[chunks + 1]. */
@@ -56,7 +53,10 @@ class NumericAcc {
       if (Number.isNaN(cur) || v < cur) column[d] = v
     }
     out.set(prefix(col), column)
-    if (!this.multi) return
+    if (!this.multi) {
+      out.set(prefix(`${col}Order`), orderByValue(column))
+      return
+    }
     const offsets = new Uint32Array(numDocs + 1)
     for (let i = 0; i < docs.length; i++) offsets[docs[i]! + 1]!++
     for (let d = 0; d < numDocs; d++) offsets[d + 1]! += offsets[d]!
@@ -154,7 +154,7 @@ export class FieldBuilder {
     const prefix = (name: string): string => fieldSection(fieldIndex, name)
     out.set(prefix('presence'), serializeDocs(this.presence.view()))
     const numValues = this.valueOrds.size
-    if (numValues > 0) this.emitStrings(prefix, out)
+    const stringMulti = numValues > 0 ? this.emitStrings(numDocs, prefix, out) : false
     if (this.numbers.docCount > 0) this.numbers.emit(numDocs, prefix, out, 'num')
     if (this.dates.docCount > 0) this.dates.emit(numDocs, prefix, out, 'date')
     if (this.geoDocs.length > 0) {
@@ -167,12 +167,23 @@ export class FieldBuilder {
       }
       out.set(prefix('lat'), lat)
       out.set(prefix('lon'), lon)
+      const order = orderByValue(lat)
+      const latSorted = new Float64Array(order.length)
+      const lonByLat = new Float64Array(order.length)
+      for (let i = 0; i < order.length; i++) {
+        latSorted[i] = lat[order[i]!]!
+        lonByLat[i] = lon[order[i]!]!
+      }
+      out.set(prefix('latOrder'), order)
+      out.set(prefix('latSorted'), latSorted)
+      out.set(prefix('lonByLat'), lonByLat)
     }
     return {
       name: this.name,
       presenceDocs: this.presence.length,
       numValues,
       stringDocs: this.stringDocs,
+      stringMulti,
       numberDocs: this.numbers.docCount,
       numberMulti: this.numbers.multi,
       dateDocs: this.dates.docCount,
@@ -181,13 +192,10 @@ export class FieldBuilder {
     }
   }
 
-  private emitStrings(prefix: (name: string) => string, out: Map<string, SectionArray>): void {
+  /** Emits values, value bitmaps and the ordinal column; returns whether some doc has two values. */
+  private emitStrings(numDocs: number, prefix: (name: string) => string, out: Map<string, SectionArray>): boolean {
     const numValues = this.valueOrds.size
-    const encoded: Uint8Array[] = new Array(numValues)
-    for (const [value, ord] of this.valueOrds) encoded[ord] = encodeUtf8(value)
-    // Values are sorted by UTF-8 bytes (= code point order) so lookups compare bytes without decoding.
-    const order = Array.from({ length: numValues }, (_, i) => i)
-    order.sort((a, b) => compareBytes(encoded[a]!, encoded[b]!))
+    const { order, values } = sortValues(this.valueOrds)
     const rank = new Uint32Array(numValues)
     for (let r = 0; r < numValues; r++) rank[order[r]!] = r
     // Counting sort of (value, doc) pairs by value rank; stable, so docs stay ascending per value.
@@ -200,12 +208,94 @@ export class FieldBuilder {
     const docs = new Uint32Array(pv.length)
     for (let i = 0; i < pv.length; i++) docs[fill[rank[pv[i]!]!]!++] = pd[i]!
     const bitmaps: Uint8Array[] = new Array(numValues)
-    for (let r = 0; r < numValues; r++) bitmaps[r] = serializeDocs(docs.subarray(starts[r]!, starts[r + 1]!))
-    const values = concatChunks(order.map((o) => encoded[o]!))
+    for (let r = 0; r < numValues; r++) bitmaps[r] = Bitmap.serializeSorted(docs, starts[r]!, starts[r + 1]!)
     const bms = concatChunks(bitmaps)
     out.set(prefix('values'), values.bytes)
     out.set(prefix('valueOffsets'), values.offsets)
     out.set(prefix('bitmaps'), bms.bytes)
     out.set(prefix('bitmapOffsets'), bms.offsets)
+    return emitOrdinals(numDocs, numValues, starts, docs, prefix, out)
   }
+}
+
+/**
+ * Values sorted by UTF-8 bytes (= code point order), encoded back to back, so lookups compare
+ * bytes without decoding; `order[r]` is the build ordinal of the r-th value.
+ */
+function sortValues(valueOrds: Map<string, number>): { order: Uint32Array; values: { bytes: Uint8Array; offsets: Uint32Array } } {
+  const strings = [...valueOrds.keys()]
+  let anySurrogate = false
+  for (let i = 0; i < strings.length && !anySurrogate; i++) anySurrogate = hasSurrogate(strings[i]!)
+  if (anySurrogate) {
+    const encoded = strings.map(encodeUtf8)
+    const idx = strings.map((_, i) => i).sort((a, b) => compareBytes(encoded[a]!, encoded[b]!))
+    const sorted = idx.map((i) => strings[i]!)
+    for (let i = 0; i < sorted.length; i++) strings[i] = sorted[i]!
+  } else {
+    // Without surrogates UTF-16 order is code point order: the native sort needs no comparator.
+    strings.sort()
+  }
+  const order = new Uint32Array(strings.length)
+  for (let r = 0; r < strings.length; r++) order[r] = valueOrds.get(strings[r]!)!
+  return { order, values: encodeUtf8Many(strings, anySurrogate) }
+}
+
+/** The narrowest ordinal array whose max value can serve as the missing sentinel. */
+function ordArray(numValues: number, length: number): OrdArray {
+  if (numValues < 0xff) return new Uint8Array(length)
+  if (numValues < 0xffff) return new Uint16Array(length)
+  return new Uint32Array(length)
+}
+
+/**
+ * Doc → ordinal column from docs grouped by value rank (`docs[starts[r], starts[r + 1])`, ascending):
+ * dense `ordCol` when no doc has two values, else CSR `ordOffsets` + `ords`. Returns multi.
+ */
+function emitOrdinals(numDocs: number, numValues: number, starts: Uint32Array, docs: Uint32Array, prefix: (name: string) => string, out: Map<string, SectionArray>): boolean {
+  const counts = new Uint32Array(numDocs + 1)
+  let multi = false
+  for (let i = 0; i < docs.length; i++) if (++counts[docs[i]! + 1]! > 1) multi = true
+  if (!multi) {
+    const col = ordArray(numValues, numDocs)
+    col.fill(col instanceof Uint8Array ? 0xff : col instanceof Uint16Array ? 0xffff : 0xffffffff)
+    for (let r = 0; r < numValues; r++) for (let i = starts[r]!; i < starts[r + 1]!; i++) col[docs[i]!] = r
+    out.set(prefix('ordCol'), col)
+    return false
+  }
+  for (let d = 0; d < numDocs; d++) counts[d + 1]! += counts[d]!
+  const fill = counts.slice(0, numDocs)
+  const ords = ordArray(numValues, docs.length)
+  for (let r = 0; r < numValues; r++) for (let i = starts[r]!; i < starts[r + 1]!; i++) ords[fill[docs[i]!]!++] = r
+  out.set(prefix('ordOffsets'), counts)
+  out.set(prefix('ords'), ords)
+  return true
+}
+
+/**
+ * The docs with a value in `col` (not NaN), sorted by value then DocId: a range is then a binary
+ * search plus a slice. Sorting the values natively and placing each doc at its value's first
+ * index (plus earlier equal docs) avoids a comparator sort over a million docs.
+ */
+export function orderByValue(col: Float64Array): Uint32Array {
+  let n = 0
+  for (let d = 0; d < col.length; d++) if (!Number.isNaN(col[d]!)) n++
+  const sorted = new Float64Array(n)
+  let k = 0
+  for (let d = 0; d < col.length; d++) if (!Number.isNaN(col[d]!)) sorted[k++] = col[d]!
+  sorted.sort()
+  const seen = new Uint32Array(n)
+  const order = new Uint32Array(n)
+  for (let d = 0; d < col.length; d++) {
+    const v = col[d]!
+    if (Number.isNaN(v)) continue
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (sorted[mid]! < v) lo = mid + 1
+      else hi = mid
+    }
+    order[lo + seen[lo]!++] = d
+  }
+  return order
 }

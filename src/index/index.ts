@@ -1,12 +1,13 @@
 /**
- * index/: the core index structures of one tracker: segments (term dictionary, postings with
- * per-group term frequencies and title positions, norms, value bitmaps, numeric/date/geo columns),
- * their builder, codec (one byte buffer, zero-copy views), merge and writer.
+ * index/: the core index structures of one tracker: segments (term dictionary, postings as doc
+ * bitmaps with per-entry payload classes (per-group term frequencies, title positions), norms,
+ * value bitmaps and ordinal columns, numeric/date/geo columns with value orders), their builder,
+ * codec (one byte buffer, zero-copy views), merge and writer.
  * Invariants: DocIds are dense u32 from 0 per segment; a builder is never queried, a reader never
  * mutates; every per-doc attribute is a typed array indexed by DocId.
  * Must not import: store/, workers/, http/, engine/ or any I/O module.
  */
-export { Bitmap } from './bitmap.ts'
+export { Bitmap, BitmapCursor, CURSOR_END, RankCursor } from './bitmap.ts'
 export { decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
 export {
   ALL_CATEGORIES_PATH_FIELD,
@@ -26,11 +27,11 @@ export { IndexWriter } from './index-writer.ts'
 export type { CommitResult } from './index-writer.ts'
 export { mergeSegments } from './merge.ts'
 export type { MergeInput } from './merge.ts'
-export { PostingsCursor } from './postings.ts'
+export { CLASS_STRIDE, MAX_TF } from './postings.ts'
 export { SegmentBuilder } from './segment-builder.ts'
 export { decodeSegment, encodeSegment, openSegment, SegmentFormatError } from './segment-codec.ts'
 export { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, SEGMENT_FORMAT_VERSION } from './segment-data.ts'
-export type { FieldMeta, SectionArray, SegmentData, SegmentMeta } from './segment-data.ts'
+export type { FieldMeta, OrdArray, SectionArray, SegmentData, SegmentMeta } from './segment-data.ts'
 export { FieldReader, SegmentReader } from './segment-reader.ts'
 export type { OrdinalColumn } from './segment-reader.ts'
 export { fuzzyScan, lowerBound, maxEditsFor, prefixRange } from './term-dict.ts'

@@ -1,14 +1,14 @@
 /**
  * Segment merge (compaction): several segments with their deleted-docs bitmaps → one segment
- * holding the alive docs, in order (segment order, then DocId). Postings are re-encoded entry by
- * entry with new doc deltas (payload bytes copied verbatim); value bitmaps, columns and norms are
+ * holding the alive docs, in order (segment order, then DocId). Postings are rebuilt entry by
+ * entry (remapped docs, the same payload classes); value bitmaps, columns and norms are
  * remapped. The result equals a fresh build of the alive objects in that order.
  */
-import { Bitmap } from './bitmap.ts'
-import { ByteWriter, encodeUtf8, readVarint, U32List, VARINT_OUT } from './byte-buffers.ts'
+import { Bitmap, BitmapCursor, CURSOR_END } from './bitmap.ts'
+import { ByteWriter, encodeUtf8, U32List } from './byte-buffers.ts'
 import { NUM_TEXT_GROUPS } from './doc-model.ts'
 import { FieldBuilder } from './field-builder.ts'
-import { skipPostingPayload } from './postings.ts'
+import { CLASS_STRIDE, PostingsBuilder } from './postings.ts'
 import { SEGMENT_FORMAT_VERSION, type FieldMeta, type SectionArray, type SegmentData } from './segment-data.ts'
 import type { FieldReader, SegmentReader } from './segment-reader.ts'
 
@@ -93,7 +93,7 @@ function mergeNorms(inputs: readonly MergeInput[], remaps: Int32Array[], numDocs
       if (nd < 0) continue
       for (let g = 0; g < NUM_TEXT_GROUPS; g++) {
         const n = reader.norm(g, d)
-        norms[g * numDocs + nd] = n
+        norms[nd * NUM_TEXT_GROUPS + g] = n
         sums[g]! += n
       }
     }
@@ -106,47 +106,29 @@ function mergePostings(inputs: readonly MergeInput[], remaps: Int32Array[], out:
   const all = new Set<string>()
   for (const { reader } of inputs) for (const t of reader.terms()) all.add(t)
   const sorted = [...all].sort()
-  const kept: string[] = []
-  const df = new U32List(sorted.length + 1)
-  const offsets = new U32List(sorted.length + 2)
-  offsets.push(0)
-  const bytes = new ByteWriter(1 << 16)
+  const postings = new PostingsBuilder()
+  const cursor = new BitmapCursor()
   for (const term of sorted) {
-    let count = 0
-    let last = 0
     for (let s = 0; s < inputs.length; s++) {
       const reader = inputs[s]!.reader
       const ord = reader.termOrd(term)
       if (ord < 0) continue
       const remap = remaps[s]!
-      let pos = reader.postOffsets[ord]!
-      const end = reader.postOffsets[ord + 1]!
-      const src = reader.postBytes
-      let doc = 0
-      while (pos < end) {
-        const payload = readVarint(src, pos)
-        const head = VARINT_OUT[0]!
-        const mask = head & 15
-        doc += (head - mask) / 16
-        pos = skipPostingPayload(src, payload, mask)
+      const classes = reader.classes
+      const payload = reader.payload
+      let entry = reader.payloadStart[ord]!
+      cursor.reset(reader.termDocs(ord))
+      // Entries follow the bitmap's doc order; deleted docs are skipped, so a term left without
+      // docs never reaches the builder (and the dictionary).
+      for (let doc = cursor.next(); doc !== CURSOR_END; doc = cursor.next(), entry++) {
         const nd = remap[doc]!
         if (nd < 0) continue
-        bytes.writeVarint((nd - last) * 16 + mask)
-        bytes.writeBytes(src.subarray(payload, pos))
-        last = nd
-        count++
+        const c = payload[entry]! * CLASS_STRIDE
+        postings.add(term, nd, classes[c]!, classes[c + 1]!, classes[c + 2]!, classes[c + 3]!, classes[c + 4]!)
       }
     }
-    if (count === 0) continue
-    kept.push(term)
-    df.push(count)
-    offsets.push(bytes.length)
   }
-  out.set('terms.bytes', encodeUtf8(kept.join('\n')))
-  out.set('terms.df', df.finish())
-  out.set('post.offsets', offsets.finish())
-  out.set('post.bytes', bytes.finish())
-  return kept.length
+  return postings.emit(out)
 }
 
 function remapBitmap(bm: Bitmap, remap: Int32Array): Uint32Array {

@@ -8,7 +8,7 @@ import type { CatalogObject } from '@/shared/catalog-object.ts'
 import { ByteWriter, encodeUtf8, F64List, U32List } from './byte-buffers.ts'
 import { DEFAULT_DOC_MODEL_OPTIONS, flattenObject, NUM_TEXT_GROUPS, type DocModelOptions, type FlatDoc } from './doc-model.ts'
 import { FieldBuilder } from './field-builder.ts'
-import { writePosting } from './postings.ts'
+import { PostingsBuilder } from './postings.ts'
 import {
   DOC_FLAG_HAS_VARIANT_DOCS,
   DOC_FLAG_VARIANT,
@@ -21,23 +21,19 @@ import {
 /** Gap between two title values so a phrase never spans them. */
 const TITLE_VALUE_GAP = 2
 
-/** Build-time state of one term. */
-interface TermAcc {
-  postings: ByteWriter
-  df: number
-  lastDoc: number
-}
-
-/** Per-doc term occurrence (build time only). */
+/** Per-doc term occurrence (build time only): tf per text group and title positions < 32. */
 interface DocTerm {
-  tfs: number[]
-  positions: number[]
+  tf0: number
+  tf1: number
+  tf2: number
+  tf3: number
+  titleMask: number
 }
 
 /** Mutable segment under construction. */
 export class SegmentBuilder {
   private readonly options: DocModelOptions
-  private readonly terms = new Map<string, TermAcc>()
+  private readonly postings = new PostingsBuilder()
   private readonly fields = new Map<string, FieldBuilder>()
   private readonly identityBytes = new ByteWriter(1024)
   private readonly identityOffsets = new U32List(1024)
@@ -45,7 +41,8 @@ export class SegmentBuilder {
   private readonly parents = new U32List(1024)
   private readonly activeFrom = new F64List(1024)
   private readonly activeTo = new F64List(1024)
-  private readonly norms: ByteWriter[] = []
+  /** Doc-major: the four group lengths of a doc share a cache line when scoring reads them. */
+  private readonly norms = new ByteWriter(4096)
   private readonly lengthSums: number[] = new Array(NUM_TEXT_GROUPS).fill(0)
   private hasActiveWindows = false
   private hasVariantDocs = false
@@ -53,7 +50,6 @@ export class SegmentBuilder {
 
   constructor(options: Partial<DocModelOptions> = {}) {
     this.options = { ...DEFAULT_DOC_MODEL_OPTIONS, ...options }
-    for (let g = 0; g < NUM_TEXT_GROUPS; g++) this.norms.push(new ByteWriter(1024))
     this.identityOffsets.push(0)
   }
 
@@ -110,11 +106,16 @@ export class SegmentBuilder {
         if (t.term.length === 0 || t.term.includes('\n')) continue
         let e = docTerms.get(t.term)
         if (e === undefined) {
-          e = { tfs: [0, 0, 0, 0], positions: [] }
+          e = { tf0: 0, tf1: 0, tf2: 0, tf3: 0, titleMask: 0 }
           docTerms.set(t.term, e)
         }
-        e.tfs[g]!++
-        if (g === 0) e.positions.push(titleOffset + t.position)
+        if (g === 0) {
+          e.tf0++
+          const p = titleOffset + t.position
+          if (p < 32) e.titleMask |= 1 << p
+        } else if (g === 1) e.tf1++
+        else if (g === 2) e.tf2++
+        else e.tf3++
         if (!t.isPart) lengths[g]!++
         if (t.position > maxPos) maxPos = t.position
       }
@@ -122,20 +123,10 @@ export class SegmentBuilder {
     }
     for (let g = 0; g < NUM_TEXT_GROUPS; g++) {
       const n = Math.min(255, lengths[g]!)
-      this.norms[g]!.writeByte(n)
+      this.norms.writeByte(n)
       this.lengthSums[g]! += n
     }
-    for (const [term, e] of docTerms) {
-      let acc = this.terms.get(term)
-      if (acc === undefined) {
-        acc = { postings: new ByteWriter(8), df: 0, lastDoc: 0 }
-        this.terms.set(term, acc)
-      }
-      e.positions.sort((a, b) => a - b)
-      writePosting(acc.postings, doc - acc.lastDoc, e.tfs, e.positions)
-      acc.lastDoc = doc
-      acc.df++
-    }
+    for (const [term, e] of docTerms) this.postings.add(term, doc, e.tf0, e.tf1, e.tf2, e.tf3, e.titleMask)
   }
 
   /** Freezes the builder's content into SegmentData (the builder should not be used afterwards). */
@@ -150,35 +141,15 @@ export class SegmentBuilder {
       sections.set('doc.activeFrom', this.activeFrom.finish())
       sections.set('doc.activeTo', this.activeTo.finish())
     }
-    const termList = [...this.terms.keys()].sort()
-    const df = new Uint32Array(termList.length)
-    const offsets = new Uint32Array(termList.length + 1)
-    let total = 0
-    for (let i = 0; i < termList.length; i++) {
-      const acc = this.terms.get(termList[i]!)!
-      df[i] = acc.df
-      total += acc.postings.length
-      offsets[i + 1] = total
-    }
-    const postings = new Uint8Array(total)
-    for (let i = 0; i < termList.length; i++) {
-      const acc = this.terms.get(termList[i]!)!
-      postings.set(acc.postings.bytes.subarray(0, acc.postings.length), offsets[i]!)
-    }
-    sections.set('terms.bytes', encodeUtf8(termList.join('\n')))
-    sections.set('terms.df', df)
-    sections.set('post.offsets', offsets)
-    sections.set('post.bytes', postings)
-    const norms = new Uint8Array(NUM_TEXT_GROUPS * numDocs)
-    for (let g = 0; g < NUM_TEXT_GROUPS; g++) norms.set(this.norms[g]!.bytes.subarray(0, numDocs), g * numDocs)
-    sections.set('norms', norms)
+    const numTerms = this.postings.emit(sections)
+    sections.set('norms', this.norms.finish())
     const names = [...this.fields.keys()].sort()
     const fields: FieldMeta[] = names.map((name, i) => this.fields.get(name)!.emit(i, numDocs, sections))
     return {
       meta: {
         formatVersion: SEGMENT_FORMAT_VERSION,
         numDocs,
-        numTerms: termList.length,
+        numTerms,
         groupLengthSums: this.lengthSums.slice(),
         hasActiveWindows: this.hasActiveWindows,
         hasVariantDocs: this.hasVariantDocs,

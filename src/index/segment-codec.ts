@@ -16,7 +16,7 @@ import { SEGMENT_FORMAT_VERSION, type SectionArray, type SegmentData, type Segme
 import { SegmentReader } from './segment-reader.ts'
 
 const MAGIC = encodeUtf8('SIFTSEG\0')
-type SectionKind = 'u8' | 'u32' | 'f64'
+type SectionKind = 'u8' | 'u16' | 'u32' | 'f64'
 type SectionEntry = [name: string, kind: SectionKind, byteOffset: number, length: number]
 
 /** Thrown when bytes are not a segment of a supported version. */
@@ -27,6 +27,7 @@ export class SegmentFormatError extends Error {
 function kindOf(a: SectionArray): SectionKind {
   if (a instanceof Float64Array) return 'f64'
   if (a instanceof Uint32Array) return 'u32'
+  if (a instanceof Uint16Array) return 'u16'
   return 'u8'
 }
 
@@ -91,12 +92,18 @@ export function decodeSegment(bytes: Uint8Array): SegmentData {
   const sections = new Map<string, SectionArray>()
   const base = bytes.byteOffset
   for (const [name, kind, off, len] of header.sections) {
-    const size = kind === 'f64' ? 8 : kind === 'u32' ? 4 : 1
+    const size = kind === 'f64' ? 8 : kind === 'u32' ? 4 : kind === 'u16' ? 2 : 1
     if (off + len * size > bytes.length) throw new SegmentFormatError(`section ${name} out of bounds`)
-    const buf = bytes.buffer
-    sections.set(name, kind === 'f64' ? new Float64Array(buf, base + off, len) : kind === 'u32' ? new Uint32Array(buf, base + off, len) : new Uint8Array(buf, base + off, len))
+    sections.set(name, sectionView(bytes.buffer, kind, base + off, len))
   }
   return { meta: header.meta, sections }
+}
+
+function sectionView(buf: ArrayBufferLike, kind: SectionKind, at: number, len: number): SectionArray {
+  if (kind === 'f64') return new Float64Array(buf, at, len)
+  if (kind === 'u32') return new Uint32Array(buf, at, len)
+  if (kind === 'u16') return new Uint16Array(buf, at, len)
+  return new Uint8Array(buf, at, len)
 }
 
 /** Opens segment bytes as a reader (zero-copy views; see {@link decodeSegment}). */

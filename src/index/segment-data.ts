@@ -9,14 +9,16 @@
  *   doc.activeFrom / doc.activeTo  f64  epoch ms or NaN (only when meta.hasActiveWindows)
  *   terms.bytes    u8   sorted terms (UTF-16 order), '\n'-joined
  *   terms.df       u32  doc frequency per TermOrd (deleted docs included)
- *   post.offsets   u32  [numTerms + 1] byte offsets into post.bytes
- *   post.bytes     u8   postings, see postings.ts
- *   norms          u8   [group * numDocs + doc] token count per text group, clamped to 255
+ *   post.*              per-term doc bitmaps and per-entry payload classes, see postings.ts
+ *   norms          u8   [doc * 4 + group] token count per text group, clamped to 255
  *   f<i>.*              per field (meta.fields[i], sorted by name), see FieldMeta
  */
 
 /** The element types a section may have. */
-export type SectionArray = Uint8Array | Uint32Array | Float64Array
+export type SectionArray = Uint8Array | Uint16Array | Uint32Array | Float64Array
+
+/** An ordinal array: the narrowest unsigned width that holds every ordinal plus the missing sentinel. */
+export type OrdArray = Uint8Array | Uint16Array | Uint32Array
 
 /** Per-field metadata; the arrays live in sections `f<index>.<name>`. */
 export interface FieldMeta {
@@ -30,13 +32,27 @@ export interface FieldMeta {
   numValues: number
   /** Docs with at least one string value. */
   stringDocs: number
-  /** Number column `f<i>.num` (f64, smallest value, NaN = missing); `numberMulti`: all values in CSR `f<i>.numMultiOffsets/numMultiValues`. */
+  /**
+   * Doc → value ordinals (facet counting, string sorts), u8/u16/u32 by numValues: when no doc has
+   * two values, `f<i>.ordCol` [numDocs] (the width's max value = missing); else CSR
+   * `f<i>.ordOffsets` [numDocs + 1] with `f<i>.ords` (ascending per doc).
+   */
+  stringMulti: boolean
+  /**
+   * Number column `f<i>.num` (f64, smallest value, NaN = missing); `numberMulti`: all values in CSR
+   * `f<i>.numMultiOffsets/numMultiValues`. Single-valued columns also get `f<i>.numOrder` (u32):
+   * the docs having a value, sorted by value then DocId (range filters binary search it).
+   */
   numberDocs: number
   numberMulti: boolean
-  /** Date column `f<i>.date` (epoch ms) with the same layout as numbers. */
+  /** Date column `f<i>.date` (epoch ms) with the same layout as numbers (`f<i>.dateOrder`). */
   dateDocs: number
   dateMulti: boolean
-  /** Geo columns `f<i>.lat`, `f<i>.lon` (first point per doc, NaN = missing). */
+  /**
+   * Geo columns `f<i>.lat`, `f<i>.lon` (first point per doc, NaN = missing); `f<i>.latOrder`: the
+   * docs with a point sorted by latitude then DocId, with their points in that order in
+   * `f<i>.latSorted` / `f<i>.lonByLat` (distance filters read a slice sequentially).
+   */
   geoDocs: number
 }
 
@@ -59,7 +75,8 @@ export interface SegmentData {
   sections: Map<string, SectionArray>
 }
 
-export const SEGMENT_FORMAT_VERSION = 1
+/** 2: postings as doc bitmaps + payload classes, ordinal columns, value orders. */
+export const SEGMENT_FORMAT_VERSION = 2
 
 /** Doc flag bits. */
 export const DOC_FLAG_VARIANT = 1

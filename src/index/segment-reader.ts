@@ -1,11 +1,16 @@
 /**
  * SegmentReader: the immutable, query-time view over one segment's SegmentData. Everything it
- * returns is a view or a lazily built, cached derivative (decoded term list, value bitmaps, the
- * identity map, ordinal columns); a reader is safe to share by all requests of one worker.
+ * returns is a view (columns, ordinal columns, value orders, postings payloads) or a lazily
+ * built, cached derivative (decoded term list, term and value bitmaps, the identity map); a
+ * reader is safe to share by all requests of one worker.
  */
 import { Bitmap } from './bitmap.ts'
 import { compareBytes, decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
-import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
+import { NUM_TEXT_GROUPS } from './doc-model.ts'
+import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type OrdArray, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
+
+/** Most deserialized term bitmaps a reader keeps (the cache is dropped when full). */
+const TERM_CACHE_MAX = 4096
 
 function section<T extends SectionArray>(data: SegmentData, name: string, ctor: { new (n: number): T }): T {
   const a = data.sections.get(name)
@@ -13,11 +18,18 @@ function section<T extends SectionArray>(data: SegmentData, name: string, ctor: 
   return a as T
 }
 
-/** Doc -> value ordinals of one string field (CSR). Built lazily for counting high-cardinality facets. */
+/**
+ * Doc → value ordinals of one string field (zero-copy views of the segment's ordinal sections).
+ * Exactly one representation is set: `dense` when no doc has two values, else the CSR pair.
+ */
 export interface OrdinalColumn {
-  /** offsets[doc] .. offsets[doc + 1] index `ords`. */
-  offsets: Uint32Array
-  ords: Uint32Array
+  /** doc → ordinal; `missing` where the doc has no value. */
+  dense: OrdArray | null
+  /** The sentinel of `dense` (the width's largest value). */
+  missing: number
+  /** offsets[doc] .. offsets[doc + 1] index `ords` (ascending per doc). */
+  offsets: Uint32Array | null
+  ords: OrdArray | null
 }
 
 /** Query-time view of one field of one segment. */
@@ -31,6 +43,13 @@ export class FieldReader {
   readonly dateMultiValues: Float64Array | null
   readonly lat: Float64Array | null
   readonly lon: Float64Array | null
+  /** Docs with a value sorted by value then DocId (single-valued columns only), else null. */
+  readonly numOrder: Uint32Array | null
+  readonly dateOrder: Uint32Array | null
+  /** Docs with a geo point sorted by latitude then DocId, and their points in that order (else null). */
+  readonly latOrder: Uint32Array | null
+  readonly latSorted: Float64Array | null
+  readonly lonByLat: Float64Array | null
   private readonly values: Uint8Array
   private readonly valueOffsets: Uint32Array
   private readonly bitmapBytes: Uint8Array
@@ -39,13 +58,11 @@ export class FieldReader {
   private readonly bitmaps: (Bitmap | undefined)[]
   private presenceBitmap: Bitmap | null = null
   private decodedValues: (string | undefined)[]
-  private ordinals: OrdinalColumn | null = null
-  private readonly numDocs: number
+  private readonly ordinals: OrdinalColumn
 
   constructor(data: SegmentData, index: number, meta: FieldMeta) {
     const get = (name: string): SectionArray | undefined => data.sections.get(fieldSection(index, name))
     this.meta = meta
-    this.numDocs = data.meta.numDocs
     this.num = (get('num') as Float64Array | undefined) ?? null
     this.numMultiOffsets = (get('numMultiOffsets') as Uint32Array | undefined) ?? null
     this.numMultiValues = (get('numMultiValues') as Float64Array | undefined) ?? null
@@ -54,6 +71,11 @@ export class FieldReader {
     this.dateMultiValues = (get('dateMultiValues') as Float64Array | undefined) ?? null
     this.lat = (get('lat') as Float64Array | undefined) ?? null
     this.lon = (get('lon') as Float64Array | undefined) ?? null
+    this.numOrder = (get('numOrder') as Uint32Array | undefined) ?? null
+    this.dateOrder = (get('dateOrder') as Uint32Array | undefined) ?? null
+    this.latOrder = (get('latOrder') as Uint32Array | undefined) ?? null
+    this.latSorted = (get('latSorted') as Float64Array | undefined) ?? null
+    this.lonByLat = (get('lonByLat') as Float64Array | undefined) ?? null
     this.values = (get('values') as Uint8Array | undefined) ?? new Uint8Array(0)
     this.valueOffsets = (get('valueOffsets') as Uint32Array | undefined) ?? new Uint32Array(1)
     this.bitmapBytes = (get('bitmaps') as Uint8Array | undefined) ?? new Uint8Array(0)
@@ -61,6 +83,13 @@ export class FieldReader {
     this.presenceBytes = (get('presence') as Uint8Array | undefined) ?? new Uint8Array(0)
     this.bitmaps = new Array(meta.numValues)
     this.decodedValues = new Array(meta.numValues)
+    const dense = (get('ordCol') as OrdArray | undefined) ?? null
+    this.ordinals = {
+      dense,
+      missing: dense instanceof Uint8Array ? 0xff : dense instanceof Uint16Array ? 0xffff : 0xffffffff,
+      offsets: (get('ordOffsets') as Uint32Array | undefined) ?? null,
+      ords: (get('ords') as OrdArray | undefined) ?? null,
+    }
   }
 
   get name(): string {
@@ -132,17 +161,8 @@ export class FieldReader {
     return bm
   }
 
-  /** Doc -> value ordinals, built on first use from the value bitmaps (O(pairs)), then cached. */
+  /** Doc → value ordinals (views; a field without string values has neither representation). */
   ordinalColumn(): OrdinalColumn {
-    if (this.ordinals !== null) return this.ordinals
-    const offsets = new Uint32Array(this.numDocs + 1)
-    const n = this.meta.numValues
-    for (let v = 0; v < n; v++) this.valueBitmap(v).forEach((d: number) => void offsets[d + 1]!++)
-    for (let d = 0; d < this.numDocs; d++) offsets[d + 1]! += offsets[d]!
-    const fill = offsets.slice(0, this.numDocs)
-    const ords = new Uint32Array(offsets[this.numDocs]!)
-    for (let v = 0; v < n; v++) this.valueBitmap(v).forEach((d: number) => void (ords[fill[d]!++] = v))
-    this.ordinals = { offsets, ords }
     return this.ordinals
   }
 }
@@ -159,9 +179,13 @@ export class SegmentReader {
   readonly meta: SegmentMeta
   readonly numDocs: number
   readonly termDf: Uint32Array
-  readonly postOffsets: Uint32Array
-  readonly postBytes: Uint8Array
-  /** norms[group * numDocs + doc]. */
+  /** Index of each term's first entry in `payload` ([numTerms + 1]). */
+  readonly payloadStart: Uint32Array
+  /** Payload class per (term, doc) entry; see postings.ts. */
+  readonly payload: Uint16Array | Uint32Array
+  /** Payload classes, CLASS_STRIDE u32 each: tf per text group, then the title position mask. */
+  readonly classes: Uint32Array
+  /** norms[doc * NUM_TEXT_GROUPS + group]. */
   readonly norms: Uint8Array
   readonly flags: Uint8Array
   readonly parents: Uint32Array
@@ -169,6 +193,9 @@ export class SegmentReader {
   readonly activeTo: Float64Array | null
   private readonly identityBytes: Uint8Array
   private readonly identityOffsets: Uint32Array
+  private readonly postBitmaps: Uint8Array
+  private readonly postBitmapOffsets: Uint32Array
+  private readonly termBitmaps = new Map<number, Bitmap>()
   private readonly fieldReaders = new Map<string, FieldReader>()
   private termList: string[] | null = null
   private objectDocsMap: Map<string, number[]> | null = null
@@ -178,8 +205,11 @@ export class SegmentReader {
     this.meta = data.meta
     this.numDocs = data.meta.numDocs
     this.termDf = section(data, 'terms.df', Uint32Array)
-    this.postOffsets = section(data, 'post.offsets', Uint32Array)
-    this.postBytes = section(data, 'post.bytes', Uint8Array)
+    this.payloadStart = section(data, 'post.payloadStart', Uint32Array)
+    this.payload = (data.sections.get('post.payload') as Uint16Array | Uint32Array | undefined) ?? new Uint16Array(0)
+    this.classes = section(data, 'post.classes', Uint32Array)
+    this.postBitmaps = section(data, 'post.bitmaps', Uint8Array)
+    this.postBitmapOffsets = section(data, 'post.bitmapOffsets', Uint32Array)
     this.norms = section(data, 'norms', Uint8Array)
     this.flags = section(data, 'doc.flags', Uint8Array)
     this.parents = section(data, 'doc.parent', Uint32Array)
@@ -242,6 +272,20 @@ export class SegmentReader {
     return -1
   }
 
+  /**
+   * Docs of term `ord` (deleted docs included). Entry i of the term's payload belongs to the
+   * bitmap's i-th doc. Cached (bounded); callers must not mutate it.
+   */
+  termDocs(ord: number): Bitmap {
+    let bm = this.termBitmaps.get(ord)
+    if (bm === undefined) {
+      bm = Bitmap.deserialize(this.postBitmaps.subarray(this.postBitmapOffsets[ord]!, this.postBitmapOffsets[ord + 1]!), { checked: false, copy: false })
+      if (this.termBitmaps.size >= TERM_CACHE_MAX) this.termBitmaps.clear()
+      this.termBitmaps.set(ord, bm)
+    }
+    return bm
+  }
+
   /** Field reader by name, or null when no doc of this segment has the field. */
   field(name: string): FieldReader | null {
     return this.fieldReaders.get(name) ?? null
@@ -254,7 +298,7 @@ export class SegmentReader {
 
   /** Token count of `doc` in text `group` (clamped to 255). */
   norm(group: number, doc: number): number {
-    return this.norms[group * this.numDocs + doc]!
+    return this.norms[doc * NUM_TEXT_GROUPS + group]!
   }
 
   /** Sum of norms per group over all docs of the segment. */

@@ -2,10 +2,12 @@
  * Filter evaluation: PlanNode × one segment → the Bitmap of matching docs within `universe`
  * (alive, visible docs). Pure bitmap algebra: ANDs run smallest-first with an early exit,
  * `not` is `universe − (c1 ∪ c2 ∪ …)`, so a doc lacking the field satisfies it.
- * Value bitmaps come from the reader's cache: they are never mutated here.
+ * Value bitmaps come from the reader's cache and range / geo leaves from the leaf cache: they
+ * are never mutated here.
  */
 import { Bitmap, PATH_SEPARATOR, type FieldReader, type SegmentReader } from '@/index/index.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
+import { cachedLeaf } from './leaf-cache.ts'
 
 const EARTH_RADIUS_KM = 6371.0088
 
@@ -20,6 +22,61 @@ export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: numb
 
 /** Scratch for column scans, grown on demand (single-threaded worker: module scope is safe). */
 let scanScratch = new Uint32Array(1024)
+/** A dense bit per doc, all zero between calls of {@link bitmapOfDocs}. */
+let denseWords = new Uint32Array(1024)
+
+/** Below this many docs, sorting them beats scattering into a bit per doc of the segment. */
+const SORT_MAX_DOCS = 4096
+
+/** The bitmap of `docs[0, count)` (distinct DocIds below `numDocs`, any order). */
+function bitmapOfDocs(docs: Uint32Array, count: number, numDocs: number): Bitmap {
+  if (count <= SORT_MAX_DOCS) return Bitmap.fromSorted(docs.slice(0, count).sort())
+  const words = (numDocs + 31) >>> 5
+  if (denseWords.length < words) denseWords = new Uint32Array(words)
+  const dense = denseWords.subarray(0, words)
+  for (let i = 0; i < count; i++) {
+    const d = docs[i]!
+    dense[d >>> 5]! |= 1 << (d & 31)
+  }
+  const out = Bitmap.fromDenseWords(dense)
+  dense.fill(0)
+  return out
+}
+
+/** First index i of `order` (docs sorted by `col`) with col[order[i]] >= v (or > v when `after`). */
+function searchOrder(col: Float64Array, order: Uint32Array, v: number, after: boolean): number {
+  let lo = 0
+  let hi = order.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const x = col[order[mid]!]!
+    if (x < v || (after && x === v)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Docs whose value lies in [lo, hi] (NaN bounds open), from the docs sorted by value: a slice. */
+function rangeByOrder(col: Float64Array, order: Uint32Array, lo: number, hi: number): Bitmap {
+  const a = Number.isNaN(lo) ? 0 : searchOrder(col, order, lo, false)
+  const b = Number.isNaN(hi) ? order.length : searchOrder(col, order, hi, true)
+  if (a >= b) return Bitmap.empty()
+  return bitmapOfDocs(order.subarray(a, b), b - a, col.length)
+}
+
+/** Range over a field's number or date column (cached per field). */
+function evalRange(f: FieldReader, column: 'num' | 'date', lo: number, hi: number): Bitmap {
+  return cachedLeaf(f, `${column}:${lo}:${hi}`, () => scanOrSlice(f, column, lo, hi))
+}
+
+/** The value order's slice when the column has one (single-valued), else a scan. */
+function scanOrSlice(f: FieldReader, column: 'num' | 'date', lo: number, hi: number): Bitmap {
+  const col = column === 'num' ? f.num : f.date
+  if (col === null) return Bitmap.empty()
+  const order = column === 'num' ? f.numOrder : f.dateOrder
+  if (order !== null) return rangeByOrder(col, order, lo, hi)
+  return column === 'num' ? scanRange(col, f.numMultiOffsets, f.numMultiValues, lo, hi) : scanRange(col, f.dateMultiOffsets, f.dateMultiValues, lo, hi)
+}
 
 function inRange(v: number, lo: number, hi: number): boolean {
   return !(v < lo) && !(v > hi) && !Number.isNaN(v)
@@ -52,8 +109,8 @@ function evalEq(f: FieldReader, leaf: Extract<LeafPlan, { op: 'eq' }>): Bitmap {
   const parts: Bitmap[] = []
   const ord = f.findValue(leaf.value)
   if (ord >= 0) parts.push(f.valueBitmap(ord))
-  if (!Number.isNaN(leaf.num) && f.num !== null) parts.push(scanRange(f.num, f.numMultiOffsets, f.numMultiValues, leaf.num, leaf.num))
-  if (!Number.isNaN(leaf.dateMs) && f.date !== null) parts.push(scanRange(f.date, f.dateMultiOffsets, f.dateMultiValues, leaf.dateMs, leaf.dateMs))
+  if (!Number.isNaN(leaf.num) && f.num !== null) parts.push(evalRange(f, 'num', leaf.num, leaf.num))
+  if (!Number.isNaN(leaf.dateMs) && f.date !== null) parts.push(evalRange(f, 'date', leaf.dateMs, leaf.dateMs))
   if (parts.length === 0) return Bitmap.empty()
   return parts.length === 1 ? parts[0]! : Bitmap.orMany(parts)
 }
@@ -69,23 +126,66 @@ function evalPath(f: FieldReader, value: string): Bitmap {
   return parts.length === 1 ? parts[0]! : Bitmap.orMany(parts)
 }
 
+/** Kilometres per degree of latitude: a great circle between two latitudes is at least this × Δlat long. */
+const KM_PER_DEGREE = (EARTH_RADIUS_KM * Math.PI) / 180
+
+/**
+ * Half-width in degrees of longitude of the box around latitude `lat` that holds every point
+ * within `km` (Matuschek's bounding box on the same sphere as haversineKm); Infinity when the
+ * circle reaches a pole and every longitude qualifies.
+ */
+function lonReachDegrees(lat: number, km: number): number {
+  const delta = km / EARTH_RADIUS_KM
+  const reach = Math.sin(delta) / Math.cos((lat * Math.PI) / 180)
+  if (delta >= Math.PI / 2 || Math.abs(lat) + km / KM_PER_DEGREE >= 90 || !(reach < 1)) return Infinity
+  return (Math.asin(reach) * 180) / Math.PI
+}
+
 function evalGeo(f: FieldReader, leaf: Extract<LeafPlan, { op: 'geo' }>): Bitmap {
-  const lat = f.lat
-  const lon = f.lon
-  if (lat === null || lon === null) return Bitmap.empty()
-  const n = lat.length
-  if (scanScratch.length < n) scanScratch = new Uint32Array(n)
-  const out = scanScratch
-  let count = 0
+  const order = f.latOrder
+  const lats = f.latSorted
+  const lons = f.lonByLat
+  if (order === null || lats === null || lons === null || f.lat === null) return Bitmap.empty()
   const lo = Number.isNaN(leaf.loKm) ? -Infinity : leaf.loKm
   const hi = Number.isNaN(leaf.hiKm) ? Infinity : leaf.hiKm
-  for (let d = 0; d < n; d++) {
-    const la = lat[d]!
-    if (Number.isNaN(la)) continue
-    const km = haversineKm(leaf.lat, leaf.lon, la, lon[d]!)
-    if (km >= lo && km <= hi) out[count++] = d
+  // Only docs inside the box around the point can be within hi km: a slice of the latitude
+  // order (points stored in that order, so the slice reads sequentially), then a longitude
+  // check before the exact distance. Margins keep float rounding from excluding a doc right at
+  // the limit.
+  let a = 0
+  let b = order.length
+  let lonReach = Infinity
+  if (hi !== Infinity) {
+    const dLat = (hi / KM_PER_DEGREE) * (1 + 1e-9) + 1e-9
+    a = lowerBound(lats, leaf.lat - dLat, false)
+    b = lowerBound(lats, leaf.lat + dLat, true)
+    lonReach = lonReachDegrees(leaf.lat, hi) * (1 + 1e-9) + 1e-9
   }
-  return Bitmap.fromSorted(out.subarray(0, count))
+  if (scanScratch.length < b - a) scanScratch = new Uint32Array(b - a)
+  const out = scanScratch
+  let count = 0
+  for (let i = a; i < b; i++) {
+    let dLon = lons[i]! - leaf.lon
+    if (dLon > 180) dLon -= 360
+    else if (dLon < -180) dLon += 360
+    if (dLon > lonReach || dLon < -lonReach) continue
+    const km = haversineKm(leaf.lat, leaf.lon, lats[i]!, lons[i]!)
+    if (km >= lo && km <= hi) out[count++] = order[i]!
+  }
+  return bitmapOfDocs(out, count, f.lat.length)
+}
+
+/** First index i of ascending `values` with values[i] >= v (or > v when `after`). */
+function lowerBound(values: Float64Array, v: number, after: boolean): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const x = values[mid]!
+    if (x < v || (after && x === v)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** The docs matching one leaf, NOT yet restricted to the universe (may be a cached bitmap: do not mutate). */
@@ -104,12 +204,8 @@ export function evalLeaf(seg: SegmentReader, leaf: LeafPlan, universe: Bitmap): 
       if (f === null) return Bitmap.empty()
       if (leaf.op === 'eq') return evalEq(f, leaf)
       if (leaf.op === 'path') return evalPath(f, leaf.value)
-      if (leaf.op === 'geo') return evalGeo(f, leaf)
-      const col = leaf.column === 'num' ? f.num : f.date
-      if (col === null) return Bitmap.empty()
-      return leaf.column === 'num'
-        ? scanRange(col, f.numMultiOffsets, f.numMultiValues, leaf.lo, leaf.hi)
-        : scanRange(col, f.dateMultiOffsets, f.dateMultiValues, leaf.lo, leaf.hi)
+      if (leaf.op === 'geo') return cachedLeaf(f, `geo:${leaf.lat}:${leaf.lon}:${leaf.loKm}:${leaf.hiKm}`, () => evalGeo(f, leaf))
+      return evalRange(f, leaf.column, leaf.lo, leaf.hi)
     }
   }
 }
@@ -139,7 +235,10 @@ export function evalFilter(seg: SegmentReader, node: PlanNode, universe: Bitmap)
       return andSmallestFirst(parts)
     }
     case 'or':
-      return node.children.length === 0 ? Bitmap.empty() : Bitmap.orMany(node.children.map((c) => evalFilter(seg, c, universe)))
+      if (node.children.length === 0) return Bitmap.empty()
+      // One child: its result is already a new bitmap (orMany would copy it).
+      if (node.children.length === 1) return evalFilter(seg, node.children[0]!, universe)
+      return Bitmap.orMany(node.children.map((c) => evalFilter(seg, c, universe)))
     case 'not': {
       if (node.children.length === 0) return universe.clone()
       return universe.andNot(Bitmap.orMany(node.children.map((c) => evalFilter(seg, c, universe))))

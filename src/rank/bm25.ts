@@ -31,17 +31,54 @@ export interface Bm25Stats {
 }
 
 /**
- * Saturated BM25F term score of one doc (without idf). `tfs` and `lens` have one entry per group.
- * Pure; runs per matching doc, so it allocates nothing.
+ * Saturated BM25F term score of one doc (without idf). The doc's term frequencies are
+ * `tfs[at .. at + 4)` (one per group; `at` lets a postings class table be read in place) and its
+ * lengths `norms[doc * 4 + g]`. Pure; runs per matching doc, so it allocates nothing.
  */
-export function bm25fTf(tfs: ArrayLike<number>, norms: Uint8Array, numDocs: number, doc: number, stats: Bm25Stats): number {
+export function bm25fTf(tfs: ArrayLike<number>, norms: Uint8Array, doc: number, stats: Bm25Stats, at = 0): number {
   let t = 0
   for (let g = 0; g < 4; g++) {
-    const tf = tfs[g]!
+    const tf = tfs[at + g]!
     if (tf === 0) continue
     const b = GROUP_B[g]!
-    const len = norms[g * numDocs + doc]!
+    const len = norms[doc * 4 + g]!
     t += (GROUP_WEIGHTS[g]! * tf) / (1 - b + b * len * stats.invAvgLen[g]!)
   }
   return (t * (BM25_K1 + 1)) / (t + BM25_K1)
+}
+
+/** Norm values per group (norms are u8). */
+const NORM_VALUES = 256
+
+/**
+ * The per-request BM25F kernel: `factors[g × 256 + len]` = W_g / (1 − b_g + b_g · len / avgLen_g)
+ * for every group and norm value, so a doc's term score is a few table lookups and one division
+ * (the per-doc form of {@link bm25fTf}, up to float rounding). Reused across requests.
+ */
+export class Bm25fTable {
+  readonly factors = new Float64Array(GROUP_WEIGHTS.length * NORM_VALUES)
+
+  /** Fills the table for the generation's average lengths. */
+  prepare(invAvgLen: Float64Array): void {
+    for (let g = 0; g < GROUP_WEIGHTS.length; g++) {
+      const b = GROUP_B[g]!
+      for (let len = 0; len < NORM_VALUES; len++) this.factors[g * NORM_VALUES + len] = GROUP_WEIGHTS[g]! / (1 - b + b * len * invAvgLen[g]!)
+    }
+  }
+
+  /** Saturated BM25F term score (without idf) of `doc`, term frequencies at `tfs[at .. at + 4)`. */
+  tfScore(tfs: ArrayLike<number>, at: number, norms: Uint8Array, doc: number): number {
+    const f = this.factors
+    const n = doc * 4
+    let t = 0
+    const tf0 = tfs[at]!
+    if (tf0 !== 0) t += tf0 * f[norms[n]!]!
+    const tf1 = tfs[at + 1]!
+    if (tf1 !== 0) t += tf1 * f[NORM_VALUES + norms[n + 1]!]!
+    const tf2 = tfs[at + 2]!
+    if (tf2 !== 0) t += tf2 * f[2 * NORM_VALUES + norms[n + 2]!]!
+    const tf3 = tfs[at + 3]!
+    if (tf3 !== 0) t += tf3 * f[3 * NORM_VALUES + norms[n + 3]!]!
+    return (t * (BM25_K1 + 1)) / (t + BM25_K1)
+  }
 }

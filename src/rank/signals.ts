@@ -67,6 +67,21 @@ export function signalFactor(c: SignalColumns, doc: number): number {
 }
 
 /**
+ * An upper bound of {@link signalFactor} over every doc, given the largest boost and the latest
+ * freshness date of the columns (NaN when the column has no value). Listings use it to stop
+ * early: once k hits reach the bound, no later doc can beat them.
+ */
+export function signalFactorBound(c: SignalColumns, boostMax: number, freshestMs: number): number {
+  let f = 1
+  if (c.boost !== null && !Number.isNaN(boostMax)) f *= 1 + BOOST_STEP * Math.min(3, Math.max(0, boostMax))
+  if (c.freshness !== null && !Number.isNaN(freshestMs)) {
+    const ageDays = Math.max(0, (c.nowMs - freshestMs) / DAY_MS)
+    f *= 1 + FRESHNESS_MAX_BONUS * Math.pow(2, -ageDays / FRESHNESS_HALF_LIFE_DAYS)
+  }
+  return f
+}
+
+/**
  * Text bonus factor of one doc. `titleMasks[i]` has bit p set when word i occurs at title
  * position p (< 32); `titleLen` is the title's token count; `allExact` when no word needed a typo.
  */

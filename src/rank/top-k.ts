@@ -10,6 +10,8 @@ export class TopK {
   private primary: Float64Array
   private score: Float64Array
   private address: Float64Array
+  /** A small per-hit value carried along (the engine's "all words exact" flag). */
+  private tag: Uint8Array
   private k = 0
   /** Number of hits currently kept. */
   size = 0
@@ -18,6 +20,7 @@ export class TopK {
     this.primary = new Float64Array(capacity)
     this.score = new Float64Array(capacity)
     this.address = new Float64Array(capacity)
+    this.tag = new Uint8Array(capacity)
   }
 
   /** Clears the collector and sets k (grows the buffers when needed). */
@@ -26,9 +29,15 @@ export class TopK {
       this.primary = new Float64Array(k)
       this.score = new Float64Array(k)
       this.address = new Float64Array(k)
+      this.tag = new Uint8Array(k)
     }
     this.k = k
     this.size = 0
+  }
+
+  /** The primary key a new hit must beat once the collector is full (-Infinity before). */
+  threshold(): number {
+    return this.size >= this.k && this.k > 0 ? this.primary[0]! : -Infinity
   }
 
   /** True when hit i ranks below hit j. */
@@ -40,8 +49,8 @@ export class TopK {
     return this.address[i]! > this.address[j]!
   }
 
-  /** Offers one hit. `primary` must not be NaN (use -Infinity for "last"). */
-  push(primary: number, score: number, address: number): void {
+  /** Offers one hit. `primary` must not be NaN (use -Infinity for "last"); `tag` is a u8 carried along. */
+  push(primary: number, score: number, address: number, tag = 0): void {
     if (this.k === 0) return
     const p = this.primary
     const s = this.score
@@ -51,6 +60,7 @@ export class TopK {
       p[i] = primary
       s[i] = score
       a[i] = address
+      this.tag[i] = tag
       // Sift up: the root holds the worst.
       while (i > 0) {
         const parent = (i - 1) >> 1
@@ -68,6 +78,7 @@ export class TopK {
     p[0] = primary
     s[0] = score
     a[0] = address
+    this.tag[0] = tag
     let i = 0
     const n = this.size
     for (;;) {
@@ -95,22 +106,27 @@ export class TopK {
     const ta = a[i]!
     a[i] = a[j]!
     a[j] = ta
+    const tt = this.tag[i]!
+    this.tag[i] = this.tag[j]!
+    this.tag[j] = tt
   }
 
   /** The kept hits best first, as parallel arrays (new arrays; per request, not per doc). */
-  drain(): { address: Float64Array; score: Float64Array } {
+  drain(): { address: Float64Array; score: Float64Array; tag: Uint8Array } {
     const n = this.size
     const order = new Uint32Array(n)
     for (let i = 0; i < n; i++) order[i] = i
     const sorted = Array.from(order).sort((i, j) => (this.worse(j, i) ? -1 : this.worse(i, j) ? 1 : 0))
     const address = new Float64Array(n)
     const score = new Float64Array(n)
+    const tag = new Uint8Array(n)
     for (let r = 0; r < n; r++) {
       address[r] = this.address[sorted[r]!]!
       score[r] = this.score[sorted[r]!]!
+      tag[r] = this.tag[sorted[r]!]!
     }
     this.size = 0
-    return { address, score }
+    return { address, score, tag }
   }
 }
 

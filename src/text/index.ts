@@ -8,7 +8,7 @@
 export { boundedEditDistance, MAX_EDIT_DISTANCE } from './edit-distance.ts'
 export { escapeHtml, highlight } from './highlight.ts'
 export { foldText } from './normalize.ts'
-export { stem } from './stem.ts'
+export { stem, stemFamily } from './stem.ts'
 export { STOPWORDS } from './stopwords.ts'
 export { analyze, analyzeQuery, MAX_PARTS_PER_WORD, MAX_TERM_LENGTH } from './tokenizer.ts'
 export type { AnalyzedToken } from './tokenizer.ts'

@@ -98,3 +98,24 @@ export function stem(term: string): string {
   if (term.endsWith('ches')) return CHE_PLURALS.has(term) ? term.slice(0, -1) : term.slice(0, -2)
   return term.slice(0, -1)
 }
+
+/** Irregular plurals by singular (the reverse of IRREGULAR). */
+const IRREGULAR_PLURALS: ReadonlyMap<string, string[]> = (() => {
+  const map = new Map<string, string[]>()
+  for (const [plural, singular] of IRREGULAR) map.set(singular, [...(map.get(singular) ?? []), plural])
+  return map
+})()
+
+/**
+ * Every term `t` that may have `stem(t) === s`: `s` itself, `s + "s"`, `s + "es"`, `s` with its
+ * final "y" as "ies", and the irregular plurals of `s` (each rule of {@link stem} maps a plural
+ * onto one of these shapes). A superset: callers still check `stem(t) === s`. It lets the engine
+ * find a word's stem siblings with a few dictionary lookups instead of stemming the vocabulary.
+ */
+export function stemFamily(s: string): string[] {
+  const out = [s, s + 's', s + 'es']
+  if (s.endsWith('y')) out.push(s.slice(0, -1) + 'ies')
+  const irregular = IRREGULAR_PLURALS.get(s)
+  if (irregular !== undefined) out.push(...irregular)
+  return out
+}

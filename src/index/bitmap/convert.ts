@@ -16,7 +16,7 @@ import {
   RunContainer,
   type Container,
 } from './container-types.ts'
-import { BITSET_WORDS, lowestBit, numberOfRunsInWords, setBitRange } from './words.ts'
+import { BITSET_WORDS, lowestBit, numberOfRunsInWords, POP16, setBitRange } from './words.ts'
 
 const BITSET_BYTES = 8192
 
@@ -182,4 +182,59 @@ export function runOptimizeContainer(c: Container): Container {
 /** A run container holding all 65536 values. */
 export function fullRun(): RunContainer {
   return new RunContainer(new Uint16Array([0, 65535]), 1, 65536)
+}
+
+/**
+ * The parts of a dense bit array over the whole id space (bit `id & 31` of `words[id >>> 5]`),
+ * one container per non-empty 65536-bit chunk: an array up to ARRAY_MAX_CARD ids, else a bitset
+ * (copied: `words` stays the caller's scratch). Used to turn column scans into bitmaps without an
+ * intermediate sorted id list.
+ */
+export function partsFromDenseWords(words: Uint32Array): { keys: number[]; containers: Container[] } {
+  const keys: number[] = []
+  const containers: Container[] = []
+  for (let from = 0, key = 0; from < words.length; from += BITSET_WORDS, key++) {
+    const to = Math.min(words.length, from + BITSET_WORDS)
+    let card = 0
+    for (let i = from; i < to; i++) {
+      const w = words[i]!
+      if (w !== 0) card += POP16[w & 0xffff]! + POP16[w >>> 16]!
+    }
+    if (card === 0) continue
+    keys.push(key)
+    if (card > ARRAY_MAX_CARD) {
+      const chunk = new Uint32Array(BITSET_WORDS)
+      chunk.set(words.subarray(from, to))
+      containers.push(new BitsetContainer(chunk, card))
+      continue
+    }
+    const values = new Uint16Array(card)
+    let k = 0
+    for (let i = from; i < to; i++) {
+      let w = words[i]!
+      const base = (i - from) << 5
+      while (w !== 0) {
+        const t = w & -w
+        values[k++] = base + 31 - Math.clz32(t)
+        w ^= t
+      }
+    }
+    containers.push(new ArrayContainer(values, card))
+  }
+  return { keys, containers }
+}
+
+/** ORs the ids of `parts` into a dense bit array (bit `id & 31` of `words[id >>> 5]`), which must cover them. */
+export function orPartsIntoDenseWords(parts: { keys: readonly number[]; containers: readonly Container[] }, words: Uint32Array): void {
+  for (let ci = 0; ci < parts.containers.length; ci++) {
+    const c = parts.containers[ci]!
+    const chunk = words.subarray(parts.keys[ci]! * BITSET_WORDS, (parts.keys[ci]! + 1) * BITSET_WORDS)
+    if (c.kind === KIND_BITSET) {
+      for (let i = 0; i < chunk.length; i++) chunk[i] = chunk[i]! | c.words[i]!
+    } else if (c.kind === KIND_ARRAY) {
+      orArrayIntoWords(c.values, c.card, chunk)
+    } else {
+      orRunsIntoWords(c.runs, c.nRuns, chunk)
+    }
+  }
 }

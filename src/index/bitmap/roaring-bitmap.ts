@@ -19,10 +19,10 @@ import {
   containerRemove,
   containerShrink,
 } from './containers.ts'
-import { runOptimizeContainer } from './convert.ts'
+import { orPartsIntoDenseWords, partsFromDenseWords, runOptimizeContainer } from './convert.ts'
 import { BitmapCursor } from './cursor.ts'
 import { orManyParts } from './multiops.ts'
-import { deserializeParts, serializeParts, serializedSize, type DeserializeOptions } from './serialization.ts'
+import { deserializeParts, serializeParts, serializedSize, serializeSmallSorted, type DeserializeOptions } from './serialization.ts'
 
 const ID_LIMIT = 0x100000000
 
@@ -115,6 +115,22 @@ export class Bitmap implements BitmapParts {
       i = j
     }
     return new Bitmap(keys, containers)
+  }
+
+  /** Bytes of `fromSorted(ids[from, to)).runOptimize().serialize()`, without building the bitmap when it is small. */
+  static serializeSorted(ids: ArrayLike<number>, from = 0, to = ids.length): Uint8Array {
+    const fast = serializeSmallSorted(ids, from, to)
+    if (fast !== null) return fast
+    const part = new Uint32Array(to - from)
+    for (let i = from; i < to; i++) part[i - from] = ids[i]!
+    const bm = Bitmap.fromSorted(part)
+    bm.runOptimize()
+    return bm.serialize()
+  }
+
+  /** The ids whose bits are set in a dense bit array (bit `id & 31` of `words[id >>> 5]`); `words` is only read. */
+  static fromDenseWords(words: Uint32Array): Bitmap {
+    return Bitmap.fromParts(partsFromDenseWords(words))
   }
 
   /** From u32 ids in any order, duplicates allowed; throws RangeError on a non-u32. O(n log n). */
@@ -236,6 +252,16 @@ export class Bitmap implements BitmapParts {
     return n
   }
 
+  /**
+   * Rough steps an intersection with this bitmap walks (cost models): an array container's values,
+   * a run container's runs, 1024 word steps per bitset container.
+   */
+  intersectionWork(): number {
+    let work = 0
+    for (const c of this.containers) work += c.kind === KIND_ARRAY ? c.card : c.kind === KIND_BITSET ? 1024 : c.nRuns
+    return work
+  }
+
   /** True when the bitmap holds no id (O(1): empty containers are never kept). */
   isEmpty(): boolean {
     return this.containers.length === 0
@@ -346,6 +372,11 @@ export class Bitmap implements BitmapParts {
   /** Calls fn(id) for every id ascending. Per-doc loops should prefer {@link Bitmap.cursor}. */
   forEach(fn: (id: number) => void): void {
     for (let i = 0; i < this.containers.length; i++) containerForEach(this.containers[i]!, this.keys[i]! * 65536, fn)
+  }
+
+  /** Sets this bitmap's ids in a dense bit array (bit `id & 31` of `out[id >>> 5]`) that covers them. */
+  orIntoDenseWords(out: Uint32Array): void {
+    orPartsIntoDenseWords(this, out)
   }
 
   /** A closure-free ascending cursor over this bitmap (see {@link BitmapCursor}). */

@@ -8,7 +8,7 @@ import type { CatalogObject, Fields, NestedObject } from '@/shared/catalog-objec
 import type { FilterGroup, FilterNode } from '@/query/index.ts'
 import { category } from '../../support/corpus.ts'
 
-export const WORDS = ['shoe', 'shoes', 'red', 'running', 'runner', 'jacket', 'jackets', 'wool', 'RTX-4090', 'rtx', 'lamp', 'desk', 'battery', 'batteries', 'garden', 'hose']
+export const WORDS = ['shoe', 'shoes', 'red', 'running', 'runner', 'jacket', 'jackets', 'wool', 'RTX-4090', 'rtx', '4090', 'lamp', 'desk', 'battery', 'batteries', 'garden', 'hose']
 export const BRANDS = ['Acme', 'Zed', 'acme', 'Nova']
 export const COLORS = ['red', 'blue', 'Black', 'green']
 export const CATEGORY_PATHS: string[][] = [['Apparel', 'Men', 'Shoes'], ['Apparel', 'Menswear'], ['Apparel', 'Men'], ['Home', 'Lighting'], ['Garden']]

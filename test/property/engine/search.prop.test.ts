@@ -74,6 +74,33 @@ describe('metamorphic laws', () => {
     )
   })
 
+  test('a small window equals the head of the full ranking (pruned scoring, sorts, early-stopped listings)', () => {
+    const optionsArb = fc.record({ boost: fc.boolean(), fresh: fc.boolean(), avail: fc.boolean(), prefer: fc.boolean(), sort: fc.option(fc.constantFrom('price', 'rating', 'title', 'geo_location'), { freq: 3 }) })
+    fc.assert(
+      fc.property(catalogArb(60), queryArb, fc.integer({ min: 1, max: 8 }), optionsArb, groupsArb, (catalog, q, k, o, f) => {
+        const engine = buildEngine(catalog)
+        const base: Partial<EngineSearchRequest> = {
+          q,
+          f,
+          geoLocation: GEO_CENTER,
+          sort: o.sort === null ? null : { field: o.sort, order: k % 2 === 0 ? 'asc' : 'desc' },
+          boostField: o.boost ? 'rating' : null,
+          freshnessField: o.fresh ? 'published' : null,
+          availabilityField: o.avail ? 'availability' : null,
+          availabilityRankField: o.avail ? 'availability_rank' : null,
+          prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }, { key: 'color', value: 'red' }] : [],
+        }
+        let all
+        try {
+          all = scoredKeys(engine, { ...base, size: 1000 })
+        } catch {
+          return // malformed filter: covered elsewhere
+        }
+        expect(scoredKeys(engine, { ...base, size: k })).toEqual(all.slice(0, k))
+      }),
+    )
+  })
+
   test('a filter inside the query equals filtering the unfiltered ranking (same order)', () => {
     fc.assert(
       fc.property(catalogArb(), queryArb, groupsArb, (catalog, q, f) => {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { RoaringBitmap32, roaringLibraryInitialize } from 'roaring-wasm'
 
-import { Bitmap, BitmapCursor, CURSOR_END } from '@/index/bitmap.ts'
+import { Bitmap, BitmapCursor, CURSOR_END, RankCursor } from '@/index/bitmap.ts'
 
 beforeAll(async () => {
   await roaringLibraryInitialize()
@@ -387,6 +387,56 @@ describe('algebraic laws', () => {
         expect(bytes.length).toBe(b.serializedSizeInBytes())
         expectIds(Bitmap.deserialize(bytes).toArray(), ids, 'round trip')
         expectIds(Bitmap.deserialize(bytes, { checked: false, copy: false }).toArray(), ids, 'unchecked view round trip')
+      }),
+    )
+  })
+})
+
+describe('search-path helpers', () => {
+  test('RankCursor gives the index of present probes and -1 for absent ones (ascending probes)', () => {
+    fc.assert(
+      fc.property(operandArb, fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 3 * 65536 })), { maxLength: 40 }), fc.boolean(), ([ids, how], raw, withIds) => {
+        // Probes mix random ids with members (every other one), ascending, repeats allowed.
+        const probes = withIds ? [...raw, ...Array.from(ids).filter((_, i) => i % 2 === 0)] : raw
+        probes.sort((x, y) => x - y)
+        const c = new RankCursor().reset(build(ids, how))
+        for (const p of probes) {
+          let lo = 0
+          let hi = ids.length
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1
+            if (ids[mid]! < p) lo = mid + 1
+            else hi = mid
+          }
+          expect(c.rankOf(p)).toBe(lo < ids.length && ids[lo] === p ? lo : -1)
+        }
+      }),
+    )
+  })
+
+  test('fromDenseWords equals fromSorted of the set bits', () => {
+    fc.assert(
+      fc.property(idsArb, (ids) => {
+        const max = ids.length === 0 ? 0 : ids[ids.length - 1]!
+        // Bounded dense arrays: skip sets reaching far keys.
+        fc.pre(max < 4 * 65536)
+        const words = new Uint32Array((max >>> 5) + 1)
+        for (const id of ids) words[id >>> 5]! |= 1 << (id & 31)
+        const b = Bitmap.fromDenseWords(words)
+        expectIds(b.toArray(), ids, 'fromDenseWords')
+        expect(b.equals(Bitmap.fromSorted(ids))).toBe(true)
+      }),
+    )
+  })
+
+  test('serializeSorted equals fromSorted → runOptimize → serialize, for any slice', () => {
+    fc.assert(
+      fc.property(idsArb, fc.nat(), fc.nat(), (ids, x, y) => {
+        const from = ids.length === 0 ? 0 : x % (ids.length + 1)
+        const to = from + (ids.length === 0 ? 0 : y % (ids.length - from + 1))
+        const b = Bitmap.fromSorted(ids.slice(from, to))
+        b.runOptimize()
+        expect(Array.from(Bitmap.serializeSorted(ids, from, to))).toEqual(Array.from(b.serialize()))
       }),
     )
   })

@@ -1,7 +1,7 @@
 // Term dictionary lookups against brute force; segment codec and merge round trips.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { decodeSegment, encodeSegment, fuzzyScan, mergeSegments, openSegment, prefixRange, SegmentBuilder, SegmentReader } from '@/index/index.ts'
+import { CLASS_STRIDE, decodeSegment, encodeSegment, fuzzyScan, mergeSegments, openSegment, prefixRange, SegmentBuilder, SegmentReader } from '@/index/index.ts'
 import { osaDistance } from '../../support/reference-search.ts'
 import { catalogArb } from '../engine/arbitraries.ts'
 
@@ -71,6 +71,53 @@ describe('segments', () => {
         const whole = build(catalog).data
         expect(merged.meta).toEqual(whole.meta)
         for (const [name, a] of whole.sections) expect([name, Array.from(merged.sections.get(name)!)]).toEqual([name, Array.from(a)])
+      }),
+    )
+  })
+
+  test('ordinal columns, value orders and postings agree with the value bitmaps and columns', () => {
+    fc.assert(
+      fc.property(catalogArb(20), (catalog) => {
+        const b = new SegmentBuilder()
+        for (const o of catalog) b.add(o)
+        const r = openSegment(encodeSegment(b))
+        for (const f of r.fields()) {
+          // Ordinals: doc d lists value v exactly when v's bitmap holds d, ascending.
+          const { dense, missing, offsets, ords } = f.ordinalColumn()
+          for (let d = 0; d < r.numDocs; d++) {
+            const want: number[] = []
+            for (let v = 0; v < f.numValues; v++) if (f.valueBitmap(v).has(d)) want.push(v)
+            let got: number[] = []
+            if (dense !== null) got = dense[d] === missing ? [] : [dense[d]!]
+            else if (offsets !== null && ords !== null) got = Array.from(ords.subarray(offsets[d]!, offsets[d + 1]!))
+            expect(got).toEqual(want)
+          }
+          // Orders: the docs with a value, by value then DocId.
+          const orders: [Float64Array | null, Uint32Array | null, boolean][] = [[f.num, f.numOrder, f.meta.numberMulti], [f.date, f.dateOrder, f.meta.dateMulti], [f.lat, f.latOrder, false]]
+          for (const [col, order, multi] of orders) {
+            if (col === null || multi) {
+              expect(order).toBeNull()
+              continue
+            }
+            const want = Array.from(col.keys()).filter((d) => !Number.isNaN(col[d]!)).sort((x, y) => col[x]! - col[y]! || x - y)
+            expect(Array.from(order!)).toEqual(want)
+          }
+          if (f.lat !== null) {
+            expect(Array.from(f.latSorted!)).toEqual(Array.from(f.latOrder!).map((d) => f.lat![d]!))
+            expect(Array.from(f.lonByLat!)).toEqual(Array.from(f.latOrder!).map((d) => f.lon![d]!))
+          }
+        }
+        // Postings: entry i of a term is the term's i-th doc; the class has a tf in some group.
+        const terms = r.terms()
+        for (let t = 0; t < terms.length; t++) {
+          const docs = r.termDocs(t).toArray()
+          expect(docs.length).toBe(r.termDf[t]!)
+          expect(r.payloadStart[t + 1]! - r.payloadStart[t]!).toBe(docs.length)
+          for (let i = 0; i < docs.length; i++) {
+            const c = r.payload[r.payloadStart[t]! + i]! * CLASS_STRIDE
+            expect(r.classes[c]! + r.classes[c + 1]! + r.classes[c + 2]! + r.classes[c + 3]!).toBeGreaterThan(0)
+          }
+        }
       }),
     )
   })

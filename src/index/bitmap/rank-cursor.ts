@@ -1,0 +1,128 @@
+// A forward-only rank lookup: for ascending probe ids, the index of each id within a bitmap
+// (its rank: how many smaller ids the bitmap holds), or -1 when absent. Scoring uses it to go
+// from a hit doc to its entry in a term's postings (entry i of a term belongs to the term
+// bitmap's i-th doc), and from a term doc to its slot among the hits, without decoding
+// anything and without a per-doc allocation.
+//
+// State per container kind, all moving forward only:
+//   array   pos = index of the first value not yet passed (galloping to the probe)
+//   bitset  word index and the popcount of the words before it
+//   run     run index and the number of ids in the runs before it
+// `base` is the number of ids in the containers before the current one.
+
+import { gallop } from './array-ops.ts'
+import { seekKey } from './algebra.ts'
+import { KIND_ARRAY, KIND_BITSET, type BitmapParts, type Container } from './container-types.ts'
+import { POP16 } from './words.ts'
+
+const NO_U16 = new Uint16Array(0)
+const NO_U32 = new Uint32Array(0)
+
+/**
+ * Ranks of ascending probes in one bitmap.
+ *
+ * Contract: probes passed to {@link RankCursor.rankOf} must be non-decreasing between resets;
+ * the bitmap must not change while the cursor is in use.
+ *
+ * @example
+ * const ranks = new RankCursor().reset(termDocs)
+ * for (let i = 0; i < hits.length; i++) { const r = ranks.rankOf(hits[i]); if (r >= 0) use(i, r) }
+ */
+export class RankCursor {
+  private keys: readonly number[] = []
+  private containers: readonly Container[] = []
+  private ci = 0
+  private key = -1
+  private base = 0
+  private kind = -1
+  private values: Uint16Array = NO_U16
+  private card = 0
+  private words: Uint32Array = NO_U32
+  private runs: Uint16Array = NO_U16
+  private nRuns = 0
+  /** array: next index; bitset: word index; run: run index. */
+  private pos = 0
+  /** bitset: set bits in words[0, pos); run: ids in runs[0, pos). */
+  private before = 0
+
+  /** Restarts over `bitmap` (reusing this object). */
+  reset(bitmap: BitmapParts): this {
+    this.keys = bitmap.keys
+    this.containers = bitmap.containers
+    this.base = 0
+    this.enter(0)
+    return this
+  }
+
+  private enter(ci: number): void {
+    this.ci = ci
+    const c = this.containers[ci]
+    if (c === undefined) {
+      this.kind = -1
+      this.key = 0x10000
+      return
+    }
+    this.key = this.keys[ci]!
+    this.kind = c.kind
+    this.pos = 0
+    this.before = 0
+    this.card = c.card
+    if (c.kind === KIND_ARRAY) this.values = c.values
+    else if (c.kind === KIND_BITSET) this.words = c.words
+    else {
+      this.runs = c.runs
+      this.nRuns = c.nRuns
+    }
+  }
+
+  /** Rank of `id` in the bitmap, or -1 when the bitmap lacks it. */
+  rankOf(id: number): number {
+    const high = id >>> 16
+    if (high !== this.key) {
+      if (high < this.key) return -1
+      // Skip whole containers, adding their cardinalities.
+      const to = seekKey(this.keys, this.ci + 1, high)
+      let base = this.base + this.card
+      for (let i = this.ci + 1; i < to; i++) base += this.containers[i]!.card
+      this.base = base
+      this.enter(to)
+      if (this.key !== high) return -1
+    }
+    const low = id & 0xffff
+    const kind = this.kind
+    if (kind === KIND_ARRAY) {
+      const at = gallop(this.values, this.pos, this.card, low)
+      this.pos = at
+      return at < this.card && this.values[at] === low ? this.base + at : -1
+    }
+    if (kind === KIND_BITSET) {
+      const words = this.words
+      const wi = low >>> 5
+      let pos = this.pos
+      let before = this.before
+      while (pos < wi) {
+        const w = words[pos++]!
+        before += POP16[w & 0xffff]! + POP16[w >>> 16]!
+      }
+      this.pos = pos
+      this.before = before
+      const w = words[wi]!
+      const bit = 1 << (low & 31)
+      if ((w & bit) === 0) return -1
+      const below = w & (bit - 1)
+      return this.base + before + POP16[below & 0xffff]! + POP16[below >>> 16]!
+    }
+    // Run container: pass runs that end below `low`.
+    const runs = this.runs
+    let pos = this.pos
+    let before = this.before
+    while (pos < this.nRuns && runs[2 * pos]! + runs[2 * pos + 1]! < low) {
+      before += runs[2 * pos + 1]! + 1
+      pos++
+    }
+    this.pos = pos
+    this.before = before
+    if (pos === this.nRuns || runs[2 * pos]! > low) return -1
+    return this.base + before + (low - runs[2 * pos]!)
+  }
+}

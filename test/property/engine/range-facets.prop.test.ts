@@ -1,0 +1,73 @@
+// Range facets read values two ways (gather per hit, or walk the value order against a bit per
+// hit); whichever is picked, the buckets must equal a naive count over the hits' values, for one
+// segment or several, single- or multi-valued columns, numbers or dates.
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { rangeFacetValues, type FacetInput } from '@/facets/index.ts'
+import { bucketOf, dateBuckets, numberBuckets } from '@/facets/buckets.ts'
+import { Bitmap, encodeSegment, openSegment, SegmentBuilder, type SegmentReader } from '@/index/index.ts'
+import { obj } from '../../support/corpus.ts'
+
+type Value = number | number[] | null
+
+function segmentOf(values: Value[], dates: boolean): SegmentReader {
+  const b = new SegmentBuilder({ variantDocs: false })
+  values.forEach((v, i) => {
+    const asField = (x: number): number | string => (dates ? new Date(Date.UTC(2020, 0, 1) + x * 3_600_000).toISOString() : x)
+    b.add(obj(`o${i}`, v === null ? { title: 'x' } : { title: 'x', v: Array.isArray(v) ? v.map(asField) : asField(v) }))
+  })
+  return openSegment(encodeSegment(b))
+}
+
+/** Buckets by brute force: every value of every hit, a doc counted once per bucket. */
+function naive(inputs: FacetInput[], column: 'num' | 'date'): { value: string; hits_count: number }[] {
+  const perDoc: number[][] = []
+  for (const { reader, hits } of inputs) {
+    const f = reader.field('v')
+    if (f === null) continue
+    const col = column === 'num' ? f.num : f.date
+    const offs = column === 'num' ? f.numMultiOffsets : f.dateMultiOffsets
+    const vals = column === 'num' ? f.numMultiValues : f.dateMultiValues
+    if (col === null) continue
+    for (const d of hits.toArray()) {
+      if (offs !== null && vals !== null) perDoc.push(Array.from(vals.subarray(offs[d]!, offs[d + 1]!)))
+      else if (!Number.isNaN(col[d]!)) perDoc.push([col[d]!])
+    }
+  }
+  const all = perDoc.flat()
+  if (all.length === 0) return []
+  const buckets = column === 'num' ? numberBuckets(Math.min(...all), Math.max(...all)) : dateBuckets(Math.min(...all), Math.max(...all))
+  const counts = new Array<number>(buckets.count).fill(0)
+  for (const values of perDoc) for (const b of new Set(values.map((v) => bucketOf(buckets, v)))) counts[b]!++
+  return counts.flatMap((c, i) => (c > 0 ? [{ value: buckets.label(i), hits_count: c }] : []))
+}
+
+const valueArb: fc.Arbitrary<Value> = fc.oneof(fc.integer({ min: -50, max: 500 }), fc.constant(null), fc.array(fc.integer({ min: -50, max: 500 }), { minLength: 1, maxLength: 3 }))
+
+describe('range facets', () => {
+  test('gathered and walked counts equal a naive count', () => {
+    fc.assert(
+      fc.property(fc.array(valueArb, { minLength: 1, maxLength: 120 }), fc.boolean(), fc.boolean(), fc.nat(120), fc.double({ min: 0, max: 1, noNaN: true }), (values, singleValued, dates, cut, density) => {
+        const vs = singleValued ? values.map((v) => (Array.isArray(v) ? v[0]! : v)) : values
+        const at = Math.min(cut, vs.length)
+        const parts = at > 0 && at < vs.length ? [vs.slice(0, at), vs.slice(at)] : [vs]
+        let seed = Math.floor(density * 1e9)
+        const inputs: FacetInput[] = parts.map((p) => {
+          const reader = segmentOf(p, dates)
+          const ids: number[] = []
+          for (let d = 0; d < reader.numDocs; d++) {
+            seed = (seed * 1103515245 + 12345) % 2147483648
+            if (seed / 2147483648 < density) ids.push(d)
+          }
+          return { reader, hits: Bitmap.fromSorted(ids) }
+        })
+        const column = dates ? 'date' : 'num'
+        const want = naive(inputs, column)
+        expect(rangeFacetValues(inputs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(want)
+        // Same with the docs handed over decoded.
+        const withDocs = inputs.map((i) => ({ ...i, docs: i.hits.toArray() }))
+        expect(rangeFacetValues(withDocs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(want)
+      }),
+    )
+  })
+})
