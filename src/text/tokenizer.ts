@@ -161,10 +161,13 @@ function isDecimalPoint(kinds: Uint8Array, u: number): boolean {
     kinds[u - 1] === KIND_DIGIT && kinds[u + 1] === KIND_DIGIT
 }
 
+/** Longest term kept: MAX_TERM_LENGTH when indexing; unbounded while analysing a query. */
+let maxTermLength = MAX_TERM_LENGTH
+
 function pushToken(
   tokens: AnalyzedToken[], term: string, position: number, a: number, b: number, isPart: boolean,
 ): void {
-  if (term.length > MAX_TERM_LENGTH) return
+  if (term.length > maxTermLength) return
   const start = isIdentityMap ? a : unitStart[a]!
   const end = isIdentityMap ? b : unitEnd[b - 1]!
   tokens.push({ term, position, start, end, isPart })
@@ -335,10 +338,17 @@ export function analyze(text: string): AnalyzedToken[] {
 
 /**
  * Tokenise a search query. Identical to `analyze` on purpose: a query term can only find an
- * indexed term produced by the same rules, and queries are too short to need shortcuts.
+ * indexed term produced by the same rules, and queries are too short to need shortcuts. The one
+ * difference: an over-long word is kept (it matches nothing, since the index never holds one) so
+ * it counts as an unmatched word instead of vanishing from the query.
  * Matching advice for the engine: a query word matches a document when its whole term does,
  * or when all of its parts do (that is how "32 GB" finds "32GB" and "rtx4090" finds "RTX 4090").
  */
 export function analyzeQuery(text: string): AnalyzedToken[] {
-  return analyze(text)
+  maxTermLength = Number.POSITIVE_INFINITY
+  try {
+    return analyze(text)
+  } finally {
+    maxTermLength = MAX_TERM_LENGTH
+  }
 }
