@@ -3,7 +3,7 @@
  * problems as `{field: [messages]}`. Shares the filter, sort and context rules of search. Pure.
  */
 import type { AutocompleteParams, AutocompleteType, SortSpec } from '../protocol/search-params.ts'
-import { all, flag, groups, list, parseContext, parseSort, Problems, QUERY_MAX_LENGTH, type ParseResult } from './search-params.ts'
+import { all, groups, list, parseReadParams, parseSort, Problems, QUERY_MAX_LENGTH, type ParseResult } from './search-params.ts'
 
 /** Hits of one type when `type` names no count. */
 export const AUTOCOMPLETE_DEFAULT_COUNT = 10
@@ -43,26 +43,7 @@ export function parseAutocompleteParams(params: URLSearchParams): ParseResult<Au
     const sort: SortSpec | null = sortRaw !== null && sortRaw.trim() !== '' ? parseSort(sortRaw, `sort_${type}`, problems) : null
     types.push({ type, size: Math.min(count, AUTOCOMPLETE_MAX_COUNT), f: groups(all(params, `f_${type}`), field, problems), sort })
   }
-  const prefer = groups(all(params, 'prefer'), 'prefer[]', problems)
-  const ctx: Record<string, string> = {}
-  for (const group of groups(all(params, 'ctx'), 'ctx[]', problems)) ctx[group.key] = group.values.join(',')
-  const hitFieldsRaw = params.get('hit_fields')
-  const context = parseContext(params, problems)
+  const read = parseReadParams(params, problems)
   if (problems.any) return { ok: false, errors: problems.errors }
-  return {
-    ok: true,
-    value: {
-      trackerId,
-      q,
-      types,
-      prefer,
-      hitFields: hitFieldsRaw === null ? null : list(hitFieldsRaw),
-      removeFields: list(params.get('remove_fields')),
-      userId: params.get('user_id') || null,
-      clientId: params.get('client_id') || null,
-      ctx,
-      nonCollapsedVariants: flag(params.get('non_collapsed_variants'), false),
-      context,
-    },
-  }
+  return { ok: true, value: { ...read, trackerId, q, types } }
 }

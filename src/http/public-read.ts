@@ -4,6 +4,7 @@
  */
 import type { SearchError } from '../shared/errors.ts'
 import type { Logger } from '../shared/log.ts'
+import type { TrackerStore } from '../store/index.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import { json, text } from './responses.ts'
 
@@ -49,4 +50,11 @@ export async function limited(deps: PublicReadDeps, request: Request, server: Cl
   } finally {
     release()
   }
+}
+
+/** 404 (plain text, section 7) for an unknown tracker, 503 while the index loads; null when servable. */
+export function trackerGuard(deps: { trackers: TrackerStore; isReady: () => boolean }, trackerId: string): Response | null {
+  if (!deps.trackers.exists(trackerId)) return text(404, `Unknown tracker_id: ${trackerId}`)
+  if (!deps.isReady()) return text(503, 'Sift is loading its index; retry shortly', { 'retry-after': '1' })
+  return null
 }

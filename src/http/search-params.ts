@@ -3,7 +3,7 @@
  * limits) into SearchParams. Every problem is collected as `{field: [messages]}`, the 400 body of
  * section 7. Pure: no Elysia, no I/O.
  */
-import type { FilterGroup, RankingContext, SearchParams, SortSpec } from '../protocol/search-params.ts'
+import type { FilterGroup, RankingContext, ReadParams, SearchParams, SortSpec } from '../protocol/search-params.ts'
 
 export const SEARCH_DEFAULT_SIZE = 10
 export const SEARCH_MAX_SIZE = 200
@@ -129,6 +129,23 @@ export function parseContext(params: URLSearchParams, problems: Problems): Ranki
   }
 }
 
+/** The parameters search and autocomplete share: prefer[], hit_fields, remove_fields, ids, ctx[], context. */
+export function parseReadParams(params: URLSearchParams, problems: Problems): ReadParams {
+  const ctx: Record<string, string> = {}
+  for (const group of groups(all(params, 'ctx'), 'ctx[]', problems)) ctx[group.key] = group.values.join(',')
+  const hitFieldsRaw = params.get('hit_fields')
+  return {
+    prefer: groups(all(params, 'prefer'), 'prefer[]', problems),
+    hitFields: hitFieldsRaw === null ? null : list(hitFieldsRaw),
+    removeFields: list(params.get('remove_fields')),
+    userId: params.get('user_id') || null,
+    clientId: params.get('client_id') || null,
+    ctx,
+    nonCollapsedVariants: flag(params.get('non_collapsed_variants'), false),
+    context: parseContext(params, problems),
+  }
+}
+
 /** Parses everything of 4.1 except the POST body (which search routes add as filterTrees). */
 export function parseSearchParams(params: URLSearchParams): ParseResult<SearchParams> {
   const problems = new Problems()
@@ -172,20 +189,17 @@ export function parseSearchParams(params: URLSearchParams): ParseResult<SearchPa
 
   const f = groups(all(params, 'f'), 'f[]', problems)
   const fMust = groups(all(params, 'f_must'), 'f_must[]', problems)
-  const prefer = groups(all(params, 'prefer'), 'prefer[]', problems)
-  const ctx: Record<string, string> = {}
-  for (const group of groups(all(params, 'ctx'), 'ctx[]', problems)) ctx[group.key] = group.values.join(',')
+  const read = parseReadParams(params, problems)
 
   const plp = params.get('plp')?.trim() || null
   if (plp !== null && !f.some((g) => g.key === plp) && !fMust.some((g) => g.key === plp)) {
     problems.add('plp', 'must name a filter key that is also given in f[] or f_must[]')
   }
-  const hitFieldsRaw = params.get('hit_fields')
-  const context = parseContext(params, problems)
   if (problems.any) return { ok: false, errors: problems.errors }
   return {
     ok: true,
     value: {
+      ...read,
       trackerId,
       q,
       f,
@@ -199,16 +213,8 @@ export function parseSearchParams(params: URLSearchParams): ParseResult<SearchPa
       facets,
       dynamicFacetsSize,
       useFixits: flag(params.get('use_fixits'), true),
-      prefer,
-      hitFields: hitFieldsRaw === null ? null : list(hitFieldsRaw),
-      removeFields: list(params.get('remove_fields')),
-      userId: params.get('user_id') || null,
-      clientId: params.get('client_id') || null,
-      ctx,
       queryUnderstanding: flag(params.get('qu'), false),
-      nonCollapsedVariants: flag(params.get('non_collapsed_variants'), false),
       plp,
-      context,
     },
   }
 }

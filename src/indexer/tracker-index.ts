@@ -56,13 +56,15 @@ export class TrackerIndex {
     return input
   }
 
-  private syncDeleted(input: MergeInput): void {
+  /** Records the segment's current deleted docs; true when they changed. */
+  private syncDeleted(input: MergeInput): boolean {
     const info = this.info.get(input.reader)!
     const deleted = input.deleted !== null && !input.deleted.isEmpty() ? input.deleted : null
-    if (info.deleted === deleted) return
+    if (info.deleted === deleted) return false
     info.deleted = deleted
     info.deletedVersion++
     info.deletedBytes = deleted === null ? null : deleted.serialize()
+    return true
   }
 
   upsert(object: CatalogObject): void {
@@ -88,8 +90,8 @@ export class TrackerIndex {
       // Re-open the new segment over shared memory; the writer's own copy is dropped.
       segments[segments.length - 1] = this.register(toShared(result.segmentBytes), null)
     }
-    const changed = result.segmentBytes !== null || segments.some((s) => this.info.get(s.reader)!.deleted !== (s.deleted !== null && !s.deleted.isEmpty() ? s.deleted : null))
-    for (const s of segments) this.syncDeleted(s)
+    let changed = result.segmentBytes !== null
+    for (const s of segments) if (this.syncDeleted(s)) changed = true
     this.writer = new IndexWriter(this.mergePolicy(segments))
     this.forget()
     if (changed) {

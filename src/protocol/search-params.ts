@@ -37,7 +37,20 @@ export interface RankingContext {
   freshnessField: string | null
 }
 
-export interface SearchParams {
+/** What every public read request carries besides its own parameters (search, autocomplete). */
+export interface ReadParams {
+  /** `prefer[]` soft filters. */
+  prefer: FilterGroup[]
+  hitFields: string[] | null
+  removeFields: string[]
+  userId: string | null
+  clientId: string | null
+  ctx: Record<string, string>
+  nonCollapsedVariants: boolean
+  context: RankingContext
+}
+
+export interface SearchParams extends ReadParams {
   trackerId: string
   q: string
   /** URL filters: `f[]` (OR within a key, AND across keys). */
@@ -54,16 +67,8 @@ export interface SearchParams {
   facets: FacetRequest[]
   dynamicFacetsSize: number
   useFixits: boolean
-  prefer: FilterGroup[]
-  hitFields: string[] | null
-  removeFields: string[]
-  userId: string | null
-  clientId: string | null
-  ctx: Record<string, string>
   queryUnderstanding: boolean
-  nonCollapsedVariants: boolean
   plp: string | null
-  context: RankingContext
 }
 
 /** One requested type of an autocomplete request (`type=item:6,query:3`). */
@@ -76,16 +81,8 @@ export interface AutocompleteType {
 }
 
 /** The parsed GET /autocomplete/v2 request (interface.md 4.3). */
-export interface AutocompleteParams {
+export interface AutocompleteParams extends ReadParams {
   trackerId: string
   q: string
   types: AutocompleteType[]
-  prefer: FilterGroup[]
-  hitFields: string[] | null
-  removeFields: string[]
-  userId: string | null
-  clientId: string | null
-  ctx: Record<string, string>
-  nonCollapsedVariants: boolean
-  context: RankingContext
 }

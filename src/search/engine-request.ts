@@ -5,7 +5,7 @@
 import type { EngineSearchRequest } from '../engine/index.ts'
 import { searchRequest } from '../engine/index.ts'
 import type { FilterNode } from '../query/index.ts'
-import type { FilterGroup, FilterTree, SearchParams } from '../protocol/search-params.ts'
+import type { FilterGroup, FilterTree, ReadParams, SearchParams } from '../protocol/search-params.ts'
 
 /** Converts the wire filter tree into the engine's AST. */
 export function toFilterNode(tree: FilterTree): FilterNode {
@@ -45,7 +45,8 @@ function withoutTypeGroup(groups: FilterGroup[], type: string | null): FilterGro
   return groups.filter((g) => !(g.key === 'type' && g.values.length === 1 && g.values[0] === type))
 }
 
-function rankingOf(params: SearchParams, nowMs: number): Partial<EngineSearchRequest> {
+/** The query, soft filters and ranking context of a search or autocomplete request. */
+export function rankingOf(params: ReadParams & { q: string }, nowMs: number): Partial<EngineSearchRequest> {
   const c = params.context
   return {
     q: params.q,

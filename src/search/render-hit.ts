@@ -4,7 +4,10 @@
  * Runs for the returned window only.
  */
 import { visibleAttributes, visibleNested } from '../catalog/render.ts'
+import type { EngineSearchResult } from '../engine/index.ts'
+import type { ReadParams } from '../protocol/search-params.ts'
 import type { CatalogObject, Fields, FieldValue, NestedObject } from '../shared/catalog-object.ts'
+import type { CatalogStore } from '../store/index.ts'
 import { highlight } from '../text/index.ts'
 
 /** Attributes always returned with `hit_fields` (the hit is unusable without them). */
@@ -91,4 +94,19 @@ function addCounts(attributes: Fields): Set<string> {
     }
   }
   return derived
+}
+
+/**
+ * Renders an engine result's window: fetches its objects from the store of record (one lookup per
+ * object) and skips hits whose object vanished since the index saw it.
+ */
+export function renderWindow(catalog: CatalogStore, params: ReadParams & { trackerId: string }, result: EngineSearchResult, withExact: boolean): Hit[] {
+  const view = hitView(params.hitFields, params.removeFields, result.matchedTerms, result.matchedPrefixes)
+  const objects = new Map(catalog.getMany(params.trackerId, [...new Set(result.hits.map((h) => h.identity))]).map((o) => [o.identity, o]))
+  const out: Hit[] = []
+  result.hits.forEach((hit, i) => {
+    const object = objects.get(hit.identity)
+    if (object) out.push(renderHit(object, hit.variantIdentity, withExact ? (result.exactByHit[i] ?? false) : null, view))
+  })
+  return out
 }

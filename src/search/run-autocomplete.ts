@@ -9,7 +9,8 @@ import type { IndexDescriptor } from '../indexer/protocol.ts'
 import { parseQueryText } from '../query/index.ts'
 import type { CatalogStore } from '../store/index.ts'
 import { engineFor } from './engine-cache.ts'
-import { hitView, renderHit, type Hit } from './render-hit.ts'
+import { rankingOf } from './engine-request.ts'
+import { renderWindow, type Hit } from './render-hit.ts'
 
 export interface AutocompleteTask {
   params: AutocompleteParams
@@ -28,25 +29,7 @@ export interface AutocompleteResponse {
 }
 
 function typeRequest(params: AutocompleteParams, t: AutocompleteType, nowMs: number): EngineSearchRequest {
-  const c = params.context
-  return searchRequest({
-    q: params.q,
-    type: t.type,
-    f: t.f,
-    sort: t.sort,
-    size: t.size,
-    prefer: params.prefer.flatMap((g) => g.values.map((value) => ({ key: g.key, value }))),
-    geoLocation: c.geoLocation,
-    geoField: c.geoField,
-    availabilityField: c.availabilityField,
-    availabilityRankField: c.availabilityRankField,
-    boostField: c.boostField,
-    freshnessField: c.freshnessField,
-    nonCollapsedVariants: params.nonCollapsedVariants,
-    prefixLast: true,
-    fuzzy: true,
-    nowMs,
-  })
+  return searchRequest({ ...rankingOf(params, nowMs), type: t.type, f: t.f, sort: t.sort, size: t.size, prefixLast: true, fuzzy: true })
 }
 
 /**
@@ -74,12 +57,7 @@ export function runAutocomplete(task: AutocompleteTask, catalog: CatalogStore): 
     unmatched = unmatched === null ? missing : new Set([...unmatched].filter((w) => missing.has(w)))
     if (result.partialMatchTerms.length > 0) partial += result.totalHits
     else exact += result.totalHits
-    const view = hitView(params.hitFields, params.removeFields, result.matchedTerms, result.matchedPrefixes)
-    const objects = new Map(catalog.getMany(params.trackerId, [...new Set(result.hits.map((h) => h.identity))]).map((o) => [o.identity, o]))
-    for (const hit of result.hits) {
-      const object = objects.get(hit.identity)
-      if (object) hits.push(renderHit(object, hit.variantIdentity, null, view))
-    }
+    hits.push(...renderWindow(catalog, params, result, false))
   }
   // Without an index (empty catalog) no type matched any word.
   if (engine === null) unmatched = new Set(parseQueryText(params.q).words.map((w) => w.term))

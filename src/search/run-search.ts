@@ -9,7 +9,7 @@ import type { CatalogStore } from '../store/index.ts'
 import type { FacetResult } from '../facets/index.ts'
 import { engineFor } from './engine-cache.ts'
 import { mainRequest, mainType, quicksearchRequest } from './engine-request.ts'
-import { hitView, renderHit, type Hit } from './render-hit.ts'
+import { renderWindow, type Hit } from './render-hit.ts'
 
 export interface SearchTask {
   params: SearchParams
@@ -36,18 +36,6 @@ const EMPTY_RESULT: EngineSearchResult = {
   totalHits: 0, hits: [], facets: [], suggestedFacet: null, correctedQuery: null, matchedTerms: [], matchedPrefixes: [], exactByHit: [], partialMatchTerms: [], tookMs: 0,
 }
 
-/** Renders an engine result's window, skipping hits whose object vanished since the index saw it. */
-function renderHits(catalog: CatalogStore, trackerId: string, result: EngineSearchResult, params: SearchParams, withExact: boolean): Hit[] {
-  const view = hitView(params.hitFields, params.removeFields, result.matchedTerms, result.matchedPrefixes)
-  const objects = new Map(catalog.getMany(trackerId, [...new Set(result.hits.map((h) => h.identity))]).map((o) => [o.identity, o]))
-  const out: Hit[] = []
-  result.hits.forEach((hit, i) => {
-    const object = objects.get(hit.identity)
-    if (object) out.push(renderHit(object, hit.variantIdentity, withExact ? (result.exactByHit[i] ?? false) : null, view))
-  })
-  return out
-}
-
 export function runSearch(task: SearchTask, catalog: CatalogStore): SearchResults {
   const { params, index, nowMs } = task
   const type = mainType(params)
@@ -57,12 +45,12 @@ export function runSearch(task: SearchTask, catalog: CatalogStore): SearchResult
   for (const qs of params.quicksearchTypes) {
     if (engine === null || qs.size === 0 || qs.type === type) continue
     const result = engine.search(quicksearchRequest(params, qs.type, qs.size, nowMs))
-    quick.push(...renderHits(catalog, params.trackerId, result, params, false))
+    quick.push(...renderWindow(catalog, params, result, false))
   }
   const results: SearchResults = {
     query: params.q,
     total_hits: main.totalHits,
-    hits: renderHits(catalog, params.trackerId, main, params, params.q.trim() !== ''),
+    hits: renderWindow(catalog, params, main, params.q.trim() !== ''),
     facets: main.facets,
     filters: [...params.f, ...params.fMust].flatMap((g) => g.values.map((v) => `${g.key}:${v}`)),
     quicksearch_hits: quick,

@@ -10,8 +10,8 @@ import type { TrackerStore } from '../../store/index.ts'
 import { parseAutocompleteParams } from '../autocomplete-params.ts'
 import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/autocomplete.model.ts'
 import { FieldErrorsSchema } from '../models/search.model.ts'
-import { errorResponse, limited, type PublicReadDeps } from '../public-read.ts'
-import { json, text } from '../responses.ts'
+import { errorResponse, limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
+import { json } from '../responses.ts'
 
 export interface AutocompleteRouteDeps extends PublicReadDeps {
   search: SearchService
@@ -27,8 +27,8 @@ async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Re
   const parsed = parseAutocompleteParams(url.searchParams)
   if (!parsed.ok) return json(400, parsed.errors)
   const params = parsed.value
-  if (!deps.trackers.exists(params.trackerId)) return text(404, `Unknown tracker_id: ${params.trackerId}`)
-  if (!deps.isReady()) return text(503, 'Sift is loading its index; retry shortly', { 'retry-after': '1' })
+  const refused = trackerGuard(deps, params.trackerId)
+  if (refused !== null) return refused
   try {
     const result = await deps.search.autocomplete(params, url.search)
     return new Response(result.json, { status: 200, headers: JSON_HEADERS })

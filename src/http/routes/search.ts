@@ -9,7 +9,7 @@ import type { SearchError } from '../../shared/errors.ts'
 import type { Logger } from '../../shared/log.ts'
 import type { TrackerStore } from '../../store/index.ts'
 import { readJsonBody } from '../body.ts'
-import { errorResponse, limited, type PublicReadDeps } from '../public-read.ts'
+import { errorResponse, limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
 import { parseFilterBody } from '../filter-tree.ts'
 import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchResponseSchema } from '../models/search.model.ts'
 import { json, publicBaseUrl, text } from '../responses.ts'
@@ -41,8 +41,8 @@ async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Reco
   const parsed = parseSearchParams(url.searchParams)
   if (!parsed.ok) return json(400, parsed.errors)
   const params = { ...parsed.value, filterTrees }
-  if (!deps.trackers.exists(params.trackerId)) return text(404, `Unknown tracker_id: ${params.trackerId}`)
-  if (!deps.isReady()) return text(503, 'Sift is loading its index; retry shortly', { 'retry-after': '1' })
+  const refused = trackerGuard(deps, params.trackerId)
+  if (refused !== null) return refused
   try {
     const result = await deps.search.search(params, `${url.search}\u0000${bodyKey}`)
     const next = nextPageUrl(request, params, result.totalHits)
