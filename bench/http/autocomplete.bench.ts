@@ -28,6 +28,7 @@ import { loadCatalog } from './load-catalog.ts'
 import type { LoadReport } from './load-client.ts'
 import { BENCH_TRACKER, type BenchRequest } from './search-cases.ts'
 import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, type BenchSift } from './sift-runner.ts'
+import { percentile, stats } from '../support/stats.ts'
 
 const env = process.env
 const SIZES = env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [10_000, 100_000, ...(env.BENCH_1M === '1' ? [1_000_000] : [])]
@@ -42,14 +43,6 @@ const RESULTS_DIR = join(import.meta.dir, '..', 'results')
 const CACHE_TTL_MS = 60_000
 const TARGETS = { uncachedP50Ms: 2, uncachedP99Ms: 10, hitP50Ms: 0.5, qps: 5000 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
-}
-
-function stats(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b)
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN }
-}
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 1 ? v.toFixed(3) : v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–')
 const int = (v: number) => Math.round(v).toLocaleString('en')

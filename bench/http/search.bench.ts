@@ -20,6 +20,7 @@ import { seededRandom } from '@/shared/random.ts'
 import { loadCatalog, type LoadReport } from './load-catalog.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests, zipfRequests, type BenchRequest, type SearchCase } from './search-cases.ts'
 import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, type BenchSift } from './sift-runner.ts'
+import { percentile, stats } from '../support/stats.ts'
 
 const env = process.env
 const SIZES = env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [10_000, 100_000, ...(env.BENCH_1M === '1' ? [1_000_000] : [])]
@@ -35,14 +36,6 @@ const USE_WRK = hasWrk() && env.BENCH_NO_WRK !== '1'
 const RESULTS_DIR = join(import.meta.dir, '..', 'results')
 const TARGETS = { qps: 2000, freshnessMs: 1000, restartMs: 5000, bytesPerObject: 1536 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
-}
-
-function stats(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b)
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN }
-}
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
 const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–')
