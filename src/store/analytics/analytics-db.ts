@@ -1,0 +1,140 @@
+/**
+ * The analytics store: a SQLite file of its own (`<dataDir>/analytics.sqlite`), apart from the
+ * catalog store of record, so heavy event ingest and report scans never contend with catalog
+ * writes for the same write lock. Each analytics component (events, reports, trending, affinity)
+ * owns its tables and migrates them independently: `schema_versions` records one version per
+ * component, so components can land and evolve without renumbering each other's migrations.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import type { AnalyticsEvent, EventKind } from '../../analytics/event.ts'
+
+export type { Database }
+
+export const ANALYTICS_DB_FILE = 'analytics.sqlite'
+
+export function analyticsDbPath(dataDir: string): string {
+  return join(dataDir, ANALYTICS_DB_FILE)
+}
+
+/** Opens (creating if needed) the analytics database and applies the events table's migrations. */
+export function openAnalyticsDb(dataDir: string, options: { readonly?: boolean } = {}): Database {
+  if (!options.readonly) mkdirSync(dataDir, { recursive: true })
+  const path = analyticsDbPath(dataDir)
+  const db = new Database(path, options.readonly ? { readonly: true, strict: true } : { create: true, strict: true })
+  db.exec('PRAGMA journal_mode = WAL')
+  // Losing the last second of events on power loss is accepted (issue 5); a process crash loses nothing committed.
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA temp_store = MEMORY')
+  if (!options.readonly) migrateComponent(db, 'events', EVENTS_MIGRATIONS)
+  return db
+}
+
+/** Applies `migrations[v..]` for `component` where v is its recorded version. Never edit a shipped migration. */
+export function migrateComponent(db: Database, component: string, migrations: readonly string[]): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID')
+  const row = db.query('SELECT version FROM schema_versions WHERE component = ?').get(component) as { version: number } | null
+  for (let version = row?.version ?? 0; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]!)
+      db.query('INSERT INTO schema_versions (component, version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version').run(component, version + 1)
+    })()
+  }
+}
+
+/** The raw events: one row per AnalyticsEvent (src/analytics/event.ts), deduplicated per tracker by event_id. */
+export const EVENTS_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tracker_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    client_id TEXT,
+    customer_id TEXT,
+    query TEXT,
+    list_name TEXT,
+    total_hits INTEGER,
+    item_ids TEXT NOT NULL DEFAULT '[]',
+    filters TEXT NOT NULL DEFAULT '[]',
+    conversion TEXT,
+    value REAL,
+    context TEXT NOT NULL DEFAULT '{}',
+    source TEXT NOT NULL CHECK (source IN ('collector', 'served'))
+  );
+  CREATE UNIQUE INDEX events_dedup ON events (tracker_id, event_id);
+  CREATE INDEX events_by_client ON events (tracker_id, client_id, at);
+  CREATE INDEX events_by_time ON events (tracker_id, at);
+  `,
+]
+
+interface EventRow {
+  seq: number
+  tracker_id: string
+  event_id: string
+  at: number
+  kind: string
+  client_id: string | null
+  customer_id: string | null
+  query: string | null
+  list_name: string | null
+  total_hits: number | null
+  item_ids: string
+  filters: string
+  conversion: string | null
+  value: number | null
+  context: string
+  source: string
+}
+
+/**
+ * Inserts events in one transaction; a duplicate (tracker, event_id) is ignored.
+ * Returns how many were new. Callers on the request path buffer and call this off it.
+ */
+export function appendEvents(db: Database, events: readonly AnalyticsEvent[]): number {
+  const insert = db.query(
+    `INSERT OR IGNORE INTO events (tracker_id, event_id, at, kind, client_id, customer_id, query, list_name, total_hits, item_ids, filters, conversion, value, context, source)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  let added = 0
+  db.transaction(() => {
+    for (const e of events) {
+      const result = insert.run(e.trackerId, e.eventId, e.at, e.kind, e.clientId, e.customerId, e.query, e.listName, e.totalHits, JSON.stringify(e.itemIds), JSON.stringify(e.filters), e.conversion, e.value, JSON.stringify(e.context), e.source)
+      added += result.changes
+    }
+  })()
+  return added
+}
+
+/** A stored row back as an event, plus its insertion sequence (a cursor for incremental readers). */
+export function rowToEvent(row: EventRow): AnalyticsEvent & { seq: number } {
+  return {
+    seq: row.seq,
+    trackerId: row.tracker_id,
+    eventId: row.event_id,
+    at: row.at,
+    kind: row.kind as EventKind,
+    clientId: row.client_id,
+    customerId: row.customer_id,
+    query: row.query,
+    listName: row.list_name,
+    totalHits: row.total_hits,
+    itemIds: JSON.parse(row.item_ids) as string[],
+    filters: JSON.parse(row.filters) as [string, string][],
+    conversion: row.conversion,
+    value: row.value,
+    context: JSON.parse(row.context) as Record<string, string>,
+    source: row.source as 'collector' | 'served',
+  }
+}
+
+/** Events of a tracker with seq > `afterSeq`, in seq order (at most `limit`). */
+export function eventsAfter(db: Database, trackerId: string | null, afterSeq: number, limit: number): (AnalyticsEvent & { seq: number })[] {
+  const rows = trackerId === null
+    ? (db.query('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as EventRow[])
+    : (db.query('SELECT * FROM events WHERE tracker_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(trackerId, afterSeq, limit) as EventRow[])
+  return rows.map(rowToEvent)
+}
