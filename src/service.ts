@@ -3,6 +3,8 @@
  * the HTTP server. main.ts and the tests both start Sift through `startSift`.
  */
 import { randomBytes } from 'node:crypto'
+import { Analytics } from './analytics/analytics.ts'
+import { ReportsService } from './analytics/reports/reports-service.ts'
 import { CatalogExporter } from './catalog/export.ts'
 import { UpdateByQueryRunner } from './catalog/update-by-query.ts'
 import { CatalogWriter } from './catalog/writes.ts'
@@ -10,7 +12,7 @@ import type { Config } from './config/config.ts'
 import { demoCatalog, DEMO_TRACKER_ID } from './demo/demo-catalog.ts'
 import { buildApp } from './http/app.ts'
 import { RateLimiter } from './http/rate-limit.ts'
-import { listen } from './http/server.ts'
+import { listen, listenAnalytics } from './http/server.ts'
 import { IndexHost } from './indexer/index-host.ts'
 import { SearchService } from './search/search-service.ts'
 import type { Logger } from './shared/log.ts'
@@ -21,6 +23,10 @@ export interface RunningSift {
   /** Base URL clients use, e.g. http://127.0.0.1:8080 */
   url: string
   port: number
+  /** Base URL of the analytics paths: the second port's when SIFT_ANALYTICS_PORT is set, else `url`. */
+  analyticsUrl: string
+  analytics: Analytics
+  reports: ReportsService
   store: Store
   demo: { trackerId: string; privateKey: string } | null
   writer: CatalogWriter
@@ -75,6 +81,9 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   })
   const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheTtlMs: 2000, autocompleteCacheTtlMs: 60_000 })
 
+  const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger })
+  const reports = new ReportsService(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush() })
+
   const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null
 
   let ready = false
@@ -85,12 +94,15 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     writer,
     exporter,
     updates,
+    analytics,
+    reports,
     logger,
     auth: { trackers: store.trackers, maxSkewSeconds: config.authMaxSkewSeconds, logger },
     writeLimiter: new RateLimiter(config.writeRatePerMinute, config.writeConcurrency),
     isReady: () => ready,
   })
   const server = listen(app, logger, { port: config.port, hostname: config.host })
+  const analyticsServer = config.analyticsPort > 0 ? listenAnalytics(app, logger, { port: config.analyticsPort, hostname: config.host }) : null
   const sweep = setInterval(() => {
     exporter.sweep()
     publicLimiter?.prune()
@@ -100,18 +112,27 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     await indexes.ready()
   } catch (error) {
     await server.stop(true)
+    await analyticsServer?.stop(true)
+    await reports.stop()
+    analytics.stop()
     await indexes.stop()
     await pool.destroy()
     store.close()
     throw error
   }
   ready = true
+  reports.start()
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
-  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`
-  logger.info('sift listening', { url })
+  const hostPart = shownHost.includes(':') ? `[${shownHost}]` : shownHost
+  const url = `http://${hostPart}:${server.port}`
+  const analyticsUrl = analyticsServer === null ? url : `http://${hostPart}:${analyticsServer.port}`
+  logger.info('sift listening', analyticsServer === null ? { url } : { url, analyticsUrl })
   return {
     url,
     port: server.port!,
+    analyticsUrl,
+    analytics,
+    reports,
     store,
     demo,
     writer,
@@ -120,6 +141,10 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     async stop() {
       clearInterval(sweep)
       await server.stop(true)
+      await analyticsServer?.stop(true)
+      await reports.stop()
+      // After HTTP (no new events can arrive), before the rest: the queued events reach the disk.
+      analytics.stop()
       await updates.idle()
       await indexes.stop()
       await pool.destroy()

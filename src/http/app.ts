@@ -4,20 +4,32 @@
  */
 import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
+import type { Analytics } from '../analytics/analytics.ts'
+import { personaliser } from '../analytics/affinity/personalise.ts'
+import type { ReportsService } from '../analytics/reports/reports-service.ts'
 import type { Logger } from '../shared/log.ts'
 import { HealthSchema } from './models/catalog.model.ts'
 import { json, text } from './responses.ts'
 import type { CatalogRouteDeps } from './routes/catalog-deps.ts'
 import { autocompleteRoutes } from './routes/autocomplete.ts'
 import { contentRoutes } from './routes/content.ts'
+import { eventRoutes } from './routes/events.ts'
 import { exportRoutes } from './routes/export.ts'
+import { reportRoutes } from './routes/reports.ts'
 import { searchRoutes, type SearchRouteDeps } from './routes/search.ts'
+import { segmentRoutes } from './routes/segments.ts'
+import { topItemsRoutes } from './routes/top-items.ts'
+import { trendingRoutes } from './routes/trending.ts'
 import { updateByQueryRoutes } from './routes/update-by-query.ts'
 
 export const SIFT_VERSION = '0.1.0'
 
-export interface AppDeps extends CatalogRouteDeps, Omit<SearchRouteDeps, 'trackers'> {
+export interface AppDeps extends CatalogRouteDeps, Omit<SearchRouteDeps, 'trackers' | 'servedLog'> {
   logger: Logger
+  /** The analytics component: collector, served-request log, and `db` for the reporting routes. */
+  analytics: Analytics
+  /** Reporting (rollups, segments, retention) over `analytics.db`. */
+  reports: ReportsService
   /** False until Sift can serve (store open, index loaded): /health answers 503 meanwhile. */
   isReady: () => boolean
 }
@@ -35,13 +47,14 @@ function validationBody(error: unknown): Record<string, string[]> {
 
 export function buildApp(deps: AppDeps) {
   let requestSeq = 0
+  const personalise = personaliser(deps.analytics.db, deps.store.catalog)
   return new Elysia()
     .use(
       openapi({
         path: '/openapi',
         documentation: {
           info: { title: 'Sift', version: SIFT_VERSION, description: 'Search, autocomplete, recommendation, catalog and reporting service for online shops.' },
-          tags: [{ name: 'search', description: 'Public read API' }, { name: 'catalog', description: 'Authenticated catalog API (HMAC, interface.md section 5)' }, { name: 'ops' }],
+          tags: [{ name: 'search', description: 'Public read API' }, { name: 'catalog', description: 'Authenticated catalog API (HMAC, interface.md section 5)' }, { name: 'analytics', description: 'Analytics collector and reporting' }, { name: 'ops' }],
         },
       }),
     )
@@ -62,8 +75,14 @@ export function buildApp(deps: AppDeps) {
     .use(contentRoutes(deps))
     .use(exportRoutes(deps))
     .use(updateByQueryRoutes(deps))
-    .use(searchRoutes({ ...deps, trackers: deps.store.trackers }))
-    .use(autocompleteRoutes({ ...deps, trackers: deps.store.trackers }))
+    .use(searchRoutes({ ...deps, trackers: deps.store.trackers, servedLog: deps.analytics.servedLog, personalise }))
+    .use(autocompleteRoutes({ ...deps, trackers: deps.store.trackers, servedLog: deps.analytics.servedLog, personalise }))
+    // Analytics paths (ANALYTICS_PATHS in server.ts): the collector; reporting and trending join here.
+    .use(eventRoutes(deps))
+    .use(reportRoutes(deps))
+    .use(segmentRoutes(deps))
+    .use(trendingRoutes(deps))
+    .use(topItemsRoutes(deps))
 }
 
 export type SiftApp = ReturnType<typeof buildApp>

@@ -18,6 +18,13 @@ const CORS_HEADERS = {
   'access-control-max-age': '86400',
 }
 
+/**
+ * The analytics address's paths (decisions.md "Hosts and paths"): the collector, reporting,
+ * trending and health. The optional second port (SIFT_ANALYTICS_PORT) serves these alone; a
+ * reporting route added later must be listed here to be reachable there.
+ */
+export const ANALYTICS_PATHS: ReadonlySet<string> = new Set(['/', '/v1/events', '/breakdown', '/filters', '/frequent_queries', '/no_results_queries', '/query_detail', '/v2/trending_queries', '/health'])
+
 /** Methods each static path of the app answers, for 405 + Allow. */
 export function methodsByPath(app: SiftApp): Map<string, Set<string>> {
   const table = new Map<string, Set<string>>()
@@ -66,5 +73,16 @@ export function listen(app: SiftApp, logger: Logger, options: ListenOptions): Se
     hostname: options.hostname,
     maxRequestBodySize: 64 * 1024 * 1024,
     fetch: createFetchHandler(app, logger),
+  })
+}
+
+/** The optional second listener: the same app, but only ANALYTICS_PATHS answer; anything else is 404. */
+export function listenAnalytics(app: SiftApp, logger: Logger, options: ListenOptions): Server<undefined> {
+  const handle = createFetchHandler(app, logger)
+  return Bun.serve({
+    port: options.port,
+    hostname: options.hostname,
+    maxRequestBodySize: 64 * 1024 * 1024,
+    fetch: (request) => (ANALYTICS_PATHS.has(new URL(request.url).pathname) ? handle(request) : Promise.resolve(text(404, 'Not found'))),
   })
 }

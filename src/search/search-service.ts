@@ -15,6 +15,8 @@ export interface SearchAnswer {
   /** The serialised answer (`results` of a search, the whole autocomplete response). */
   json: string
   totalHits: number
+  /** Identities of the hits shown, in order (main hits of a search, the flat hits of autocomplete): the served-request log. */
+  hitIds: string[]
 }
 
 export interface SearchServiceOptions {

@@ -27,7 +27,7 @@ function failure(error: unknown) {
 export function search(task: SearchTask) {
   try {
     const results = runSearch(task, catalog())
-    return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits } }
+    return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits, hitIds: results.hits.map((h) => h.url) } }
   } catch (error) {
     return failure(error)
   }
@@ -36,7 +36,9 @@ export function search(task: SearchTask) {
 /** GET /autocomplete/v2: returns the response serialised. */
 export function autocomplete(task: AutocompleteTask) {
   try {
-    return { ok: true, value: { json: JSON.stringify(runAutocomplete(task, catalog())), totalHits: 0 } }
+    const response = runAutocomplete(task, catalog())
+    const totalHits = response.exact_match_hits_count + response.partial_match_hits_count
+    return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url) } }
   } catch (error) {
     return failure(error)
   }

@@ -3,6 +3,8 @@
  * Repeated keystrokes are answered from the front thread's cache; misses go to a search worker.
  */
 import { Elysia, t } from 'elysia'
+import { servedAutocompleteEvent, type ServedLog } from '../../analytics/served-log.ts'
+import { withPersonalisation, type Personaliser } from '../../analytics/affinity/personalise.ts'
 import type { SearchService } from '../../search/search-service.ts'
 import type { SearchError } from '../../shared/errors.ts'
 import type { Logger } from '../../shared/log.ts'
@@ -18,6 +20,10 @@ export interface AutocompleteRouteDeps extends PublicReadDeps {
   trackers: TrackerStore
   logger: Logger
   isReady: () => boolean
+  /** Where answered autocompletes are logged for analytics (buffered; absent = not logged). */
+  servedLog?: ServedLog
+  /** The shopper's soft preferences (issue 5 item 7; absent = no personalisation). */
+  personalise?: Personaliser
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
@@ -30,7 +36,11 @@ async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Re
   const refused = trackerGuard(deps, params.trackerId)
   if (refused !== null) return refused
   try {
-    const result = await deps.search.autocomplete(params, url.search)
+    // Off when every type is sorted: a sort fixes the order (issue 5 item 7).
+    const sorted = params.types.every((t) => t.sort !== null)
+    const personal = sorted ? null : (deps.personalise?.(params.trackerId, params.userId, params.clientId) ?? null)
+    const result = await deps.search.autocomplete(withPersonalisation(params, personal), `${url.search}\u0000${personal?.key ?? ''}`)
+    deps.servedLog?.record(servedAutocompleteEvent(params, result, request.headers.get('user-agent')))
     return new Response(result.json, { status: 200, headers: JSON_HEADERS })
   } catch (error) {
     return errorResponse(error as SearchError, deps.logger)

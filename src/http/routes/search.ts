@@ -3,6 +3,8 @@
  * validates; the search itself runs in a worker (src/search/search-service.ts).
  */
 import { Elysia } from 'elysia'
+import { servedSearchEvent, type ServedLog } from '../../analytics/served-log.ts'
+import { withPersonalisation, type Personaliser } from '../../analytics/affinity/personalise.ts'
 import type { FilterTree, SearchParams } from '../../protocol/search-params.ts'
 import type { SearchService } from '../../search/search-service.ts'
 import type { SearchError } from '../../shared/errors.ts'
@@ -22,6 +24,10 @@ export interface SearchRouteDeps extends PublicReadDeps {
   logger: Logger
   /** False while the index is loading: searches get 503 then. */
   isReady: () => boolean
+  /** Where answered searches are logged for analytics (buffered; absent = not logged). */
+  servedLog?: ServedLog
+  /** The shopper's soft preferences (issue 5 item 7; absent = no personalisation). */
+  personalise?: Personaliser
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
@@ -44,8 +50,12 @@ async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Reco
   const refused = trackerGuard(deps, params.trackerId)
   if (refused !== null) return refused
   try {
-    const result = await deps.search.search(params, `${url.search}\u0000${bodyKey}`)
+    // A sort fixes the order: personalisation is off then (issue 5 item 7).
+    const sorted = params.sort !== null || Object.keys(params.sortByType).length > 0
+    const personal = sorted ? null : (deps.personalise?.(params.trackerId, params.userId, params.clientId) ?? null)
+    const result = await deps.search.search(withPersonalisation(params, personal), `${url.search}\u0000${bodyKey}\u0000${personal?.key ?? ''}`)
     const next = nextPageUrl(request, params, result.totalHits)
+    deps.servedLog?.record(servedSearchEvent(params, result, request.headers.get('user-agent')))
     return new Response(`{"results":${result.json},"next_page":${JSON.stringify(next)}}`, { status: 200, headers: JSON_HEADERS })
   } catch (error) {
     return errorResponse(error as SearchError, deps.logger)

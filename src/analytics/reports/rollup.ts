@@ -1,0 +1,84 @@
+/**
+ * The incremental rollup: reads raw events past its cursor (events.seq) in bounded batches and
+ * keeps the session rollups of reports-db.ts current. For every client a batch touches, the
+ * stored sessions within 30 minutes of its new events are taken out, the client's raw events over
+ * that span are re-sessionised, and the resulting sessions are stored again. So a late event, an
+ * event of a session still open, or a batch replayed in another order all end in the same rows
+ * as if every event had arrived in time (the recomputation is idempotent).
+ */
+import type { AnalyticsEvent } from '../event.ts'
+import { SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
+import { eventsAfter, type Database } from '../../store/analytics/analytics-db.ts'
+import { clientEvents, type ReportsDb } from '../../store/analytics/reports-db.ts'
+
+export interface RollupOptions {
+  /** Events read and committed per transaction. */
+  batchSize: number
+  /** Events older than this (relative to `now`) are not rolled up: their session's earlier events may already be purged. */
+  horizonMs: number
+  now: () => number
+}
+
+interface Touched {
+  trackerId: string
+  key: string
+  clientId: string | null
+  minAt: number
+  maxAt: number
+  events: AnalyticsEvent[]
+}
+
+export class Rollup {
+  constructor(private readonly events: Database, private readonly reports: ReportsDb, private readonly options: RollupOptions) {}
+
+  /** Processes at most `maxEvents` pending events. Returns how many it read and whether none remain. */
+  step(maxEvents: number): { processed: number; caughtUp: boolean } {
+    let processed = 0
+    while (processed < maxEvents) {
+      const limit = Math.min(this.options.batchSize, maxEvents - processed)
+      const batch = eventsAfter(this.events, null, this.reports.cursor(), limit)
+      if (batch.length === 0) return { processed, caughtUp: true }
+      this.reports.transaction(() => {
+        this.apply(batch)
+        this.reports.setCursor(batch[batch.length - 1]!.seq)
+      })
+      processed += batch.length
+      if (batch.length < limit) return { processed, caughtUp: true }
+    }
+    return { processed, caughtUp: eventsAfter(this.events, null, this.reports.cursor(), 1).length === 0 }
+  }
+
+  private apply(batch: readonly AnalyticsEvent[]): void {
+    const horizon = this.options.now() - this.options.horizonMs
+    const touched = new Map<string, Touched>()
+    for (const event of batch) {
+      if (event.clientId && event.customerId) this.reports.linkClient(event.trackerId, event.clientId, event.customerId, event.at)
+      if (event.at < horizon) continue
+      const key = sessionKey(event)
+      const id = `${event.trackerId}\u0000${key}`
+      const group = touched.get(id)
+      if (group === undefined) {
+        touched.set(id, { trackerId: event.trackerId, key, clientId: key.startsWith('c:') ? event.clientId : null, minAt: event.at, maxAt: event.at, events: [event] })
+      } else {
+        group.minAt = Math.min(group.minAt, event.at)
+        group.maxAt = Math.max(group.maxAt, event.at)
+        group.events.push(event)
+      }
+    }
+    for (const group of touched.values()) this.recompute(group)
+  }
+
+  /** Replaces the key's sessions around the new events by a fresh sessionisation of its raw events. */
+  private recompute(group: Touched): void {
+    const spans = this.reports.sessionsTouching(group.trackerId, group.key, group.minAt - SESSION_GAP_MS, group.maxAt + SESSION_GAP_MS)
+    let lo = group.minAt
+    let hi = group.maxAt
+    for (const span of spans) {
+      lo = Math.min(lo, span.startAt)
+      hi = Math.max(hi, span.endAt)
+      this.reports.removeSession(span.id)
+    }
+    const events = group.clientId === null ? group.events : clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
+    for (const session of splitSessions(events)) this.reports.insertSession(summarizeSession(group.key, session))
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Folds new rows of the `events` table into the popularity tables (src/store/analytics/trending-db.ts)
+ * incrementally: a cursor on `events.seq` says how far it got, and each batch moves it in the same
+ * transaction as its counts, so an event is counted exactly once even across crashes.
+ *
+ * What counts:
+ * - `search` events with a query and a total other than 0: one search of the normalised query on
+ *   its day, the spelling as typed, and the first hit served (for `top_content` links). Queries
+ *   without results never trend. Collector `list` events are not counted: Sift logs the searches
+ *   it answers itself, and counting the page's report of the same search would count it twice.
+ *   The search is also the latest of that query for its client id and its customer id (a
+ *   shopper's last searches, top items' `query` type).
+ * - `page_view`, `click`, `conversion`: a view, click or conversion of each item id on its day.
+ * - any event carrying both a client id and a different customer id links the two.
+ */
+import type { AnalyticsEvent } from '../event.ts'
+import { eventsAfter, type Database } from '../../store/analytics/analytics-db.ts'
+import { emptyBatch, type TrendingBatch, type TrendingDb } from '../../store/analytics/trending-db.ts'
+import { dayOf, displaySpelling, normaliseQuery } from './normalise.ts'
+
+/** Events read per transaction. */
+export const AGGREGATE_BATCH = 5_000
+/** Most events folded by one catch-up, so a request never waits on a huge backlog. */
+export const CATCH_UP_BUDGET = 50_000
+
+const SEP = '\u0000'
+
+export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent): void {
+  const day = dayOf(e.at)
+  if (e.clientId !== null && e.customerId !== null && e.clientId !== e.customerId) batch.links.add(`${e.trackerId}${SEP}${e.customerId}${SEP}${e.clientId}`)
+  switch (e.kind) {
+    case 'search': {
+      if (e.query === null || e.totalHits === 0) return
+      const query = normaliseQuery(e.query)
+      if (query === '') return
+      const dayKey = `${e.trackerId}${SEP}${day}${SEP}${query}`
+      batch.queries.set(dayKey, (batch.queries.get(dayKey) ?? 0) + 1)
+      const spellingKey = `${e.trackerId}${SEP}${query}${SEP}${displaySpelling(e.query)}`
+      batch.spellings.set(spellingKey, (batch.spellings.get(spellingKey) ?? 0) + 1)
+      const first = e.itemIds[0]
+      const hitKey = `${e.trackerId}${SEP}${query}`
+      const known = batch.topHits.get(hitKey)
+      if (first !== undefined && (known === undefined || e.at >= known.at)) batch.topHits.set(hitKey, { itemId: first, at: e.at })
+      for (const shopper of new Set([e.clientId, e.customerId])) {
+        if (shopper === null) continue
+        const key = `${e.trackerId}${SEP}${shopper}${SEP}${query}`
+        const last = batch.shopperSearches.get(key)
+        if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling: displaySpelling(e.query), at: e.at })
+      }
+      return
+    }
+    case 'page_view':
+    case 'click':
+    case 'conversion':
+      for (const itemId of new Set(e.itemIds)) {
+        const key = `${e.trackerId}${SEP}${day}${SEP}${itemId}`
+        const delta = batch.items.get(key) ?? { views: 0, clicks: 0, conversions: 0 }
+        if (e.kind === 'page_view') delta.views++
+        else if (e.kind === 'click') delta.clicks++
+        else delta.conversions++
+        batch.items.set(key, delta)
+      }
+      return
+    default:
+      return
+  }
+}
+
+export class PopularityAggregator {
+  private backgroundScheduled = false
+
+  constructor(
+    private readonly events: Database,
+    private readonly tables: TrendingDb,
+  ) {}
+
+  /**
+   * Folds events added since the last call, at most `budget` of them. Synchronous (bun:sqlite), so
+   * two requests never fold the same rows. Returns true when it reached the newest event.
+   */
+  catchUp(budget = CATCH_UP_BUDGET): boolean {
+    let cursor = this.tables.cursor()
+    let folded = 0
+    while (folded < budget) {
+      const rows = eventsAfter(this.events, null, cursor, Math.min(AGGREGATE_BATCH, budget - folded))
+      if (rows.length === 0) return true
+      const batch = emptyBatch()
+      for (const row of rows) foldEvent(batch, row)
+      cursor = rows[rows.length - 1]!.seq
+      this.tables.apply(batch, cursor)
+      folded += rows.length
+    }
+    this.continueInBackground()
+    return false
+  }
+
+  /**
+   * A backlog larger than one budget (a first start over a long history) is folded off the request
+   * path, one budget per timer tick, so later requests find it done.
+   */
+  private continueInBackground(): void {
+    if (this.backgroundScheduled) return
+    this.backgroundScheduled = true
+    const timer = setTimeout(() => {
+      this.backgroundScheduled = false
+      try {
+        this.catchUp()
+      } catch {
+        // The analytics database was closed (Sift stopping): nothing left to fold into.
+      }
+    }, 10)
+    timer.unref()
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The reads the shopper affinity needs from the `events` table: a shopper's most recent events and
+ * the newest seq among them (a cheap validity stamp for the affinity cache). Both walk the
+ * `events_by_client (tracker_id, client_id, at)` index, so the cost grows with one shopper's
+ * history, never with the shop's. The affinity owns no tables of its own.
+ */
+import type { AnalyticsEvent } from '../../analytics/event.ts'
+import { rowToEvent, type Database } from './analytics-db.ts'
+
+type EventRow = Parameters<typeof rowToEvent>[0]
+
+export class AffinityDb {
+  private readonly qRecent
+  private readonly qNewest
+
+  constructor(db: Database) {
+    this.qRecent = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? ORDER BY at DESC, seq DESC LIMIT ?')
+    this.qNewest = db.query('SELECT max(seq) AS seq FROM events WHERE tracker_id = ? AND client_id = ?')
+  }
+
+  /** The last `limit` events of any of these client ids, newest first (ties: later insert first). */
+  recentEvents(trackerId: string, clientIds: readonly string[], limit: number): (AnalyticsEvent & { seq: number })[] {
+    const all: (AnalyticsEvent & { seq: number })[] = []
+    for (const clientId of clientIds) {
+      for (const row of this.qRecent.all(trackerId, clientId, limit) as EventRow[]) all.push(rowToEvent(row))
+    }
+    all.sort((a, b) => b.at - a.at || b.seq - a.seq)
+    return all.slice(0, limit)
+  }
+
+  /** The newest event seq of these client ids (0 when none): changes whenever one of them acts. */
+  newestSeq(trackerId: string, clientIds: readonly string[]): number {
+    let newest = 0
+    for (const clientId of clientIds) newest = Math.max(newest, (this.qNewest.get(trackerId, clientId) as { seq: number | null }).seq ?? 0)
+    return newest
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * The reporting rollups (component `reports` of the analytics file): one row per session plus the
+ * session's per-query, per-item, per-filter and per-context rows, and two running totals (per day,
+ * per day and query) that the unsegmented reports read. Every row carries its session's id, so a
+ * session is replaced as a unit: `removeSession` subtracts its totals and deletes its rows, and the
+ * rollup inserts the recomputed session. That is how a late event, or one more event of a session
+ * still open, updates the reports exactly.
+ *
+ * Days are UTC day numbers (days since 1970-01-01) of the session's start: a report over days
+ * [a, b] counts the sessions that started in them, whole.
+ */
+import type { AnalyticsEvent } from '../../analytics/event.ts'
+import type { SessionSummary } from '../../analytics/sessions/index.ts'
+import { migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
+
+export const REPORTS_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE rp_cursor (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TABLE rp_sessions (
+    id INTEGER PRIMARY KEY,
+    tracker_id TEXT NOT NULL,
+    session_key TEXT NOT NULL,
+    client_id TEXT,
+    customer_id TEXT,
+    start_at INTEGER NOT NULL,
+    end_at INTEGER NOT NULL,
+    day INTEGER NOT NULL,
+    used_search INTEGER NOT NULL,
+    converted INTEGER NOT NULL,
+    searches INTEGER NOT NULL,
+    no_results INTEGER NOT NULL,
+    clicked INTEGER NOT NULL,
+    anonymous INTEGER NOT NULL
+  );
+  CREATE INDEX rp_sessions_by_key ON rp_sessions (tracker_id, session_key, end_at);
+  CREATE INDEX rp_sessions_by_day ON rp_sessions (tracker_id, day);
+  CREATE TABLE rp_session_queries (
+    session_id INTEGER NOT NULL, tracker_id TEXT NOT NULL, day INTEGER NOT NULL, query TEXT NOT NULL,
+    searches INTEGER NOT NULL, no_results INTEGER NOT NULL, clicks INTEGER NOT NULL, conversions INTEGER NOT NULL
+  );
+  CREATE INDEX rp_session_queries_by_session ON rp_session_queries (session_id);
+  CREATE INDEX rp_session_queries_by_day ON rp_session_queries (tracker_id, day);
+  CREATE TABLE rp_session_items (
+    session_id INTEGER NOT NULL, tracker_id TEXT NOT NULL, day INTEGER NOT NULL, query TEXT NOT NULL, item_id TEXT NOT NULL,
+    clicks INTEGER NOT NULL, conversions INTEGER NOT NULL
+  );
+  CREATE INDEX rp_session_items_by_session ON rp_session_items (session_id);
+  CREATE INDEX rp_session_items_by_query ON rp_session_items (tracker_id, query, day);
+  CREATE TABLE rp_session_filters (
+    session_id INTEGER NOT NULL, tracker_id TEXT NOT NULL, day INTEGER NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL
+  );
+  CREATE INDEX rp_session_filters_by_session ON rp_session_filters (session_id);
+  CREATE INDEX rp_session_filters_by_day ON rp_session_filters (tracker_id, day);
+  CREATE INDEX rp_session_filters_by_pair ON rp_session_filters (tracker_id, name, value, day);
+  CREATE TABLE rp_session_contexts (
+    session_id INTEGER NOT NULL, tracker_id TEXT NOT NULL, day INTEGER NOT NULL, ctx TEXT NOT NULL
+  );
+  CREATE INDEX rp_session_contexts_by_session ON rp_session_contexts (session_id);
+  CREATE INDEX rp_session_contexts_by_day ON rp_session_contexts (tracker_id, day);
+  CREATE TABLE rp_client_links (
+    tracker_id TEXT NOT NULL, client_id TEXT NOT NULL, customer_id TEXT NOT NULL, at INTEGER NOT NULL,
+    PRIMARY KEY (tracker_id, client_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE rp_day (
+    tracker_id TEXT NOT NULL, day INTEGER NOT NULL,
+    sessions INTEGER NOT NULL, used_search INTEGER NOT NULL, search_converted INTEGER NOT NULL, not_used_converted INTEGER NOT NULL,
+    searches INTEGER NOT NULL, no_results INTEGER NOT NULL, clicked INTEGER NOT NULL,
+    PRIMARY KEY (tracker_id, day)
+  ) WITHOUT ROWID;
+  CREATE TABLE rp_query_day (
+    tracker_id TEXT NOT NULL, day INTEGER NOT NULL, query TEXT NOT NULL,
+    searches INTEGER NOT NULL, no_results INTEGER NOT NULL,
+    PRIMARY KEY (tracker_id, day, query)
+  ) WITHOUT ROWID;
+  `,
+]
+
+export interface StoredSessionSpan {
+  id: number
+  startAt: number
+  endAt: number
+}
+
+interface SessionRow {
+  id: number
+  tracker_id: string
+  day: number
+  used_search: number
+  converted: number
+  searches: number
+  no_results: number
+  clicked: number
+  anonymous: number
+}
+
+/** Rollup writes. Callers wrap a batch of them in `transaction` (one commit per batch). */
+export class ReportsDb {
+  private readonly qCursor
+  private readonly qSetCursor
+  private readonly qNear
+  private readonly qSession
+  private readonly qSessionQueries
+  private readonly qInsertSession
+  private readonly qInsertQuery
+  private readonly qInsertItem
+  private readonly qInsertFilter
+  private readonly qInsertContext
+  private readonly qAddDay
+  private readonly qAddQueryDay
+  private readonly qLink
+  private readonly qDeletes
+
+  constructor(readonly db: Database) {
+    migrateComponent(db, 'reports', REPORTS_MIGRATIONS)
+    this.qCursor = db.query('SELECT seq FROM rp_cursor WHERE name = ?')
+    this.qSetCursor = db.query('INSERT INTO rp_cursor (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
+    this.qNear = db.query('SELECT id, start_at AS startAt, end_at AS endAt FROM rp_sessions WHERE tracker_id = ? AND session_key = ? AND end_at >= ? AND start_at <= ? ORDER BY start_at')
+    this.qSession = db.query('SELECT id, tracker_id, day, used_search, converted, searches, no_results, clicked, anonymous FROM rp_sessions WHERE id = ?')
+    this.qSessionQueries = db.query('SELECT query, searches, no_results AS noResults FROM rp_session_queries WHERE session_id = ?')
+    this.qInsertSession = db.query(
+      `INSERT INTO rp_sessions (tracker_id, session_key, client_id, customer_id, start_at, end_at, day, used_search, converted, searches, no_results, clicked, anonymous)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.qInsertQuery = db.query('INSERT INTO rp_session_queries (session_id, tracker_id, day, query, searches, no_results, clicks, conversions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    this.qInsertItem = db.query('INSERT INTO rp_session_items (session_id, tracker_id, day, query, item_id, clicks, conversions) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.qInsertFilter = db.query('INSERT INTO rp_session_filters (session_id, tracker_id, day, name, value) VALUES (?, ?, ?, ?, ?)')
+    this.qInsertContext = db.query('INSERT INTO rp_session_contexts (session_id, tracker_id, day, ctx) VALUES (?, ?, ?, ?)')
+    this.qAddDay = db.query(
+      `INSERT INTO rp_day (tracker_id, day, sessions, used_search, search_converted, not_used_converted, searches, no_results, clicked)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tracker_id, day) DO UPDATE SET sessions = sessions + excluded.sessions, used_search = used_search + excluded.used_search,
+         search_converted = search_converted + excluded.search_converted, not_used_converted = not_used_converted + excluded.not_used_converted,
+         searches = searches + excluded.searches, no_results = no_results + excluded.no_results, clicked = clicked + excluded.clicked`,
+    )
+    this.qAddQueryDay = db.query(
+      `INSERT INTO rp_query_day (tracker_id, day, query, searches, no_results) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (tracker_id, day, query) DO UPDATE SET searches = searches + excluded.searches, no_results = no_results + excluded.no_results`,
+    )
+    this.qLink = db.query(
+      `INSERT INTO rp_client_links (tracker_id, client_id, customer_id, at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (tracker_id, client_id) DO UPDATE SET customer_id = excluded.customer_id, at = excluded.at
+       WHERE excluded.at < at OR (excluded.at = at AND excluded.customer_id < customer_id)`,
+    )
+    this.qDeletes = ['rp_session_queries', 'rp_session_items', 'rp_session_filters', 'rp_session_contexts', 'rp_sessions'].map((table) =>
+      db.query(`DELETE FROM ${table} WHERE ${table === 'rp_sessions' ? 'id' : 'session_id'} = ?`),
+    )
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)()
+  }
+
+  /** The last events.seq the rollup has processed. */
+  cursor(name = 'events'): number {
+    return (this.qCursor.get(name) as { seq: number } | null)?.seq ?? 0
+  }
+
+  setCursor(seq: number, name = 'events'): void {
+    this.qSetCursor.run(name, seq)
+  }
+
+  /** Stored sessions of a key whose span touches [lo, hi]. */
+  sessionsTouching(trackerId: string, sessionKey: string, lo: number, hi: number): StoredSessionSpan[] {
+    return this.qNear.all(trackerId, sessionKey, lo, hi) as StoredSessionSpan[]
+  }
+
+  /** Takes a stored session out of every table and running total. */
+  removeSession(id: number): void {
+    const row = this.qSession.get(id) as SessionRow | null
+    if (row === null) return
+    const converted = row.converted === 1
+    if (row.anonymous === 0) this.qAddDay.run(row.tracker_id, row.day, -1, -row.used_search, row.used_search && converted ? -1 : 0, !row.used_search && converted ? -1 : 0, -row.searches, -row.no_results, -row.clicked)
+    for (const q of this.qSessionQueries.all(id) as { query: string; searches: number; noResults: number }[]) {
+      this.qAddQueryDay.run(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
+    }
+    for (const statement of this.qDeletes) statement.run(id)
+  }
+
+  /**
+   * Stores a session and adds it to the running totals. An anonymous one (a served request that
+   * carried no client id, sessionize.ts) is no shopper's session: it adds its queries to the
+   * query lists and nothing else (no session, search outcome, filter or segment counts).
+   */
+  insertSession(s: SessionSummary): number {
+    const anonymous = isAnonymous(s.sessionKey)
+    const result = this.qInsertSession.run(s.trackerId, s.sessionKey, s.clientId, s.customerId, s.startAt, s.endAt, s.day, s.usedSearch ? 1 : 0, s.converted ? 1 : 0, s.searches, s.noResults, s.clicked, anonymous ? 1 : 0)
+    const id = Number(result.lastInsertRowid)
+    if (anonymous) {
+      for (const q of s.queries) {
+        this.qInsertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, 0, 0)
+        this.qAddQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
+      }
+      return id
+    }
+    this.qAddDay.run(s.trackerId, s.day, 1, s.usedSearch ? 1 : 0, s.usedSearch && s.converted ? 1 : 0, !s.usedSearch && s.converted ? 1 : 0, s.searches, s.noResults, s.clicked)
+    for (const q of s.queries) {
+      this.qInsertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, q.clicks, q.conversions)
+      this.qAddQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
+    }
+    for (const item of s.items) this.qInsertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
+    for (const [name, value] of s.filters) this.qInsertFilter.run(id, s.trackerId, s.day, name, value)
+    for (const ctx of s.contexts) this.qInsertContext.run(id, s.trackerId, s.day, ctx)
+    return id
+  }
+
+  /**
+   * Links a client id to a customer id. A client seen with several customers (a shared device)
+   * keeps its earliest link (ties: the smaller customer id), whatever order events arrive in.
+   */
+  linkClient(trackerId: string, clientId: string, customerId: string, at: number): void {
+    this.qLink.run(trackerId, clientId, customerId, at)
+  }
+}
+
+export function isAnonymous(sessionKey: string): boolean {
+  return sessionKey.startsWith('e:')
+}
+
+/** A client's raw events with `lo <= at <= hi` (the rollup re-sessionises them). */
+export function clientEvents(db: Database, trackerId: string, clientId: string, lo: number, hi: number): AnalyticsEvent[] {
+  const rows = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? AND at BETWEEN ? AND ?').all(trackerId, clientId, lo, hi) as Parameters<typeof rowToEvent>[0][]
+  return rows.map(rowToEvent)
+}
