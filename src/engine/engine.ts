@@ -26,6 +26,8 @@ import {
   planLeaf,
   planWords,
   resolveField,
+  TYPO_RETRY_BELOW,
+  typosAddTerms,
   type FilterContext,
   type LeafPlan,
   type PlanNode,
@@ -139,8 +141,16 @@ export class Engine {
 
     const runs = view.segments.map((seg) => this.filterSegment(seg, req, typeLeaf, must, groups))
     const parsed = parseQueryText(req.q)
-    const words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
-    const outcome = this.matchText(runs, words)
+    let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
+    let docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
+    if (req.fuzzy && words.length > 0 && countAll(runs, docs) < TYPO_RETRY_BELOW) {
+      const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
+      if (typosAddTerms(words, full)) {
+        words = full
+        docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
+      }
+    }
+    const outcome = this.matchText(runs, words, docs)
     let totalHits = 0
     for (const run of runs) totalHits += run.hits.size
 
@@ -194,9 +204,8 @@ export class Engine {
    * something is found or one word is left (decisions.md "Search responses"). Sets each run's
    * words and hits.
    */
-  private matchText(runs: SegmentRun[], words: WordPlan[]): TextOutcome {
+  private matchText(runs: SegmentRun[], words: WordPlan[], docs: Bitmap[][]): TextOutcome {
     if (words.length === 0) return { active: [], dropped: [], unmatched: [] }
-    const docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
     const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : andSmallestFirst([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
     const total = (bms: Bitmap[]): number => bms.reduce((sum, b) => sum + b.size, 0)
     let active = words.map((_, i) => i)
@@ -248,6 +257,15 @@ export class Engine {
     })
     return computeFacet(inputs, name, field, facetTypeOf(schema), size)
   }
+}
+
+/** Hits of all words together over every run's filtered docs (`docs[word][run]`). */
+function countAll(runs: SegmentRun[], docs: Bitmap[][]): number {
+  let n = 0
+  runs.forEach((r, s) => {
+    n += andSmallestFirst([r.filtered, ...docs.map((d) => d[s]!)]).size
+  })
+  return n
 }
 
 /** The run's hit docs for the facets (decoded once per request). */

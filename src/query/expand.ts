@@ -11,6 +11,11 @@
  * A word with no exact, stem, part or prefix match is out of vocabulary: with `fuzzy` it is
  * corrected to the closest term (fewest edits, then highest df, then term order) and matches
  * all its typo neighbours; otherwise it matches nothing (and the engine may drop it).
+ *
+ * A word the vocabulary knows gets its typo neighbours only with `typosForKnownWords`: the engine
+ * first matches known words as typed and allows their typos only when that finds fewer than
+ * {@link TYPO_RETRY_BELOW} hits (Typesense's `typo_tokens_threshold` idea). "sofa" then never
+ * pulls in "soft", and a common word is not walked once per neighbour.
  */
 import { stem } from '@/text/index.ts'
 import type { ParsedQuery, QueryWord } from './text-query.ts'
@@ -29,6 +34,9 @@ export interface Vocabulary {
 
 /** Match weights by kind (see the table above). */
 export const MATCH_WEIGHT = { exact: 1, stem: 0.9, parts: 0.85, prefix: 0.8, fuzzy1: 0.6, fuzzy2: 0.45 } as const
+
+/** Known words get typo neighbours only when matching them as typed finds fewer hits than this. */
+export const TYPO_RETRY_BELOW = 5
 
 /** Most prefix completions considered for the last word (highest df kept). */
 export const MAX_PREFIX_EXPANSIONS = 64
@@ -57,6 +65,8 @@ export interface WordPlan {
 export interface ExpandOptions {
   prefixLast: boolean
   fuzzy: boolean
+  /** With `fuzzy`: also add typo neighbours to words the vocabulary knows (default false). */
+  typosForKnownWords?: boolean
 }
 
 /**
@@ -83,7 +93,7 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
   const inVocabulary = expansions.length > 0 || parts !== null
   let corrected: string | null = null
   const budget = typoBudget(word.term)
-  if (options.fuzzy && budget > 0) {
+  if (options.fuzzy && budget > 0 && (!inVocabulary || options.typosForKnownWords === true)) {
     const neighbours = vocab.fuzzyTerms(word.term, budget)
     if (!inVocabulary && neighbours.length > 0) {
       const best = neighbours.slice().sort((a, b) => a.distance - b.distance || vocab.df(b.term) - vocab.df(a.term) || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))[0]!
@@ -92,6 +102,11 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
     for (const n of neighbours) add(n.term, n.distance === 1 ? MATCH_WEIGHT.fuzzy1 : MATCH_WEIGHT.fuzzy2, false)
   }
   return { word, expansions, parts, corrected, isPrefix }
+}
+
+/** True when `full` (planned with typos for known words) matches more terms than `strict`. */
+export function typosAddTerms(strict: readonly WordPlan[], full: readonly WordPlan[]): boolean {
+  return full.some((w, i) => w.expansions.length !== strict[i]!.expansions.length)
 }
 
 /** Plans the non-optional words of a query, in query order. */

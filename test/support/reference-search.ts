@@ -7,7 +7,7 @@
  */
 import type { CatalogObject } from '@/shared/catalog-object.ts'
 import { flattenObject, PATH_SEPARATOR, type FlatDoc } from '@/index/index.ts'
-import { haversineKm, parseQueryText, planLeaf, planWords, resolveField, type FieldSchema, type FilterContext, type FilterNode, type LeafPlan, type Vocabulary, type WordPlan } from '@/query/index.ts'
+import { haversineKm, parseQueryText, planLeaf, planWords, resolveField, TYPO_RETRY_BELOW, type FieldSchema, type FilterContext, type FilterNode, type LeafPlan, type Vocabulary, type WordPlan } from '@/query/index.ts'
 import { analyze, stem } from '@/text/index.ts'
 import type { EngineSearchRequest } from '@/engine/index.ts'
 
@@ -164,10 +164,16 @@ export class ReferenceIndex implements Vocabulary {
     const groupOk = (d: FlatDoc, skipField: string | null): boolean => req.f.every((g) => resolveField(g.key, this.schema) === skipField || inGroup(d, g.key, g.values))
     const filtered = fixed.filter((d) => groupOk(d.flat, null))
 
-    const words = planWords(parseQueryText(req.q), this, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
+    const parsed = parseQueryText(req.q)
+    let words = planWords(parsed, this, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
+    const countOf = (ws: WordPlan[]): number => filtered.filter((d) => ws.every((w) => this.wordMatches(d, w))).length
+    // Known words get their typos only when matching them as typed finds fewer than TYPO_RETRY_BELOW hits.
+    if (req.fuzzy && words.length > 0 && countOf(words) < TYPO_RETRY_BELOW) {
+      const full = planWords(parsed, this, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
+      if (full.some((w, i) => w.expansions.length !== words[i]!.expansions.length)) words = full
+    }
     let active = words.slice()
     const dropped: WordPlan[] = []
-    const countOf = (ws: WordPlan[]): number => filtered.filter((d) => ws.every((w) => this.wordMatches(d, w))).length
     if (words.length > 0 && countOf(active) === 0 && active.length > 1) {
       const alone = new Map(words.map((w) => [w, countOf([w])]))
       if ([...alone.values()].some((c) => c > 0)) {

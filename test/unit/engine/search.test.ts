@@ -33,6 +33,17 @@ describe('correction', () => {
     expect(r.exactByHit).toEqual([true])
   })
 
+  test('a known word gets its typos only while its exact matches are fewer than TYPO_RETRY_BELOW', () => {
+    // Five sofas: "sofa" as typed finds enough, so the soft cushion (1 edit away) stays out.
+    const sofas = [1, 2, 3, 4, 5].map((i) => obj(`sofa${i}`, { title: `Corner sofa ${i}` }))
+    const many = buildEngine([...sofas, obj('soft', { title: 'Soft cushion' })])
+    expect(ids(many, { q: 'sofa' }).sort()).toEqual(['sofa1', 'sofa2', 'sofa3', 'sofa4', 'sofa5'])
+    // One sofa: too few, so its typo neighbours join, ranked below the exact match.
+    const few = buildEngine([sofas[0]!, obj('soft', { title: 'Soft cushion' })])
+    expect(ids(few, { q: 'sofa' })).toEqual(['sofa1', 'soft'])
+    expect(few.search(req({ q: 'sofa' })).correctedQuery).toBeNull()
+  })
+
   test('fuzzy off: no typo matches and no correction', () => {
     const r = e.search(req({ q: 'sheos', fuzzy: false }))
     expect(r.totalHits).toBe(0)
