@@ -143,14 +143,16 @@ export class Engine {
     const parsed = parseQueryText(req.q)
     let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     let docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
-    if (req.fuzzy && words.length > 0 && countAll(runs, docs) < TYPO_RETRY_BELOW) {
+    let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
+    if (req.fuzzy && allWords !== null && allWords.reduce((n, b) => n + b.size, 0) < TYPO_RETRY_BELOW) {
       const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
       if (typosAddTerms(words, full)) {
         words = full
         docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
+        allWords = hitsOfAll(runs, docs)
       }
     }
-    const outcome = this.matchText(runs, words, docs)
+    const outcome = this.matchText(runs, words, docs, allWords)
     let totalHits = 0
     for (const run of runs) totalHits += run.hits.size
 
@@ -204,14 +206,14 @@ export class Engine {
    * something is found or one word is left (decisions.md "Search responses"). Sets each run's
    * words and hits.
    */
-  private matchText(runs: SegmentRun[], words: WordPlan[], docs: Bitmap[][]): TextOutcome {
-    if (words.length === 0) return { active: [], dropped: [], unmatched: [] }
+  private matchText(runs: SegmentRun[], words: WordPlan[], docs: Bitmap[][], allWords: Bitmap[] | null): TextOutcome {
+    if (words.length === 0 || allWords === null) return { active: [], dropped: [], unmatched: [] }
     const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : andSmallestFirst([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
     const total = (bms: Bitmap[]): number => bms.reduce((sum, b) => sum + b.size, 0)
     let active = words.map((_, i) => i)
     const dropped: number[] = []
     let unmatched: number[] = []
-    let hits = hitsOf(active)
+    let hits = allWords
     if (total(hits) === 0) {
       const alone = words.map((_, w) => runs.reduce((sum, r, s) => sum + docs[w]![s]!.andCardinality(r.filtered), 0))
       if (active.length > 1 && alone.some((c) => c > 0)) {
@@ -259,13 +261,9 @@ export class Engine {
   }
 }
 
-/** Hits of all words together over every run's filtered docs (`docs[word][run]`). */
-function countAll(runs: SegmentRun[], docs: Bitmap[][]): number {
-  let n = 0
-  runs.forEach((r, s) => {
-    n += andSmallestFirst([r.filtered, ...docs.map((d) => d[s]!)]).size
-  })
-  return n
+/** Per run, the filtered docs matching every word (`docs[word][run]`). */
+function hitsOfAll(runs: SegmentRun[], docs: Bitmap[][]): Bitmap[] {
+  return runs.map((r, s) => andSmallestFirst([r.filtered, ...docs.map((d) => d[s]!)]))
 }
 
 /** The run's hit docs for the facets (decoded once per request). */
