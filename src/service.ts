@@ -79,7 +79,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     maxQueue: config.searchQueue,
     workerData: { dataDir: config.dataDir },
   })
-  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheTtlMs: 2000, autocompleteCacheTtlMs: 60_000 })
+  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheBytes: config.searchCacheMegabytes * 1_000_000, cacheTtlMs: 30_000, autocompleteCacheTtlMs: 60_000 })
 
   const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger })
   const reports = new ReportsService(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush() })

@@ -41,6 +41,8 @@ export interface Config {
   searchTimeoutMs: number
   /** Answers kept in the front thread's result cache; 0 = off (SIFT_SEARCH_CACHE). */
   searchCacheEntries: number
+  /** Megabytes the result caches may hold (SIFT_SEARCH_CACHE_MB). */
+  searchCacheMegabytes: number
   /** How often the indexer polls the change log besides being woken by writes (SIFT_INDEX_POLL_MS). */
   indexPollMs: number
   /** A changed index is snapshotted at most this often (SIFT_SNAPSHOT_EVERY_S). */
@@ -75,6 +77,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   searchQueue: 256,
   searchTimeoutMs: 10_000,
   searchCacheEntries: 10_000,
+  searchCacheMegabytes: 256,
   indexPollMs: 200,
   snapshotEverySeconds: 60,
   logLevel: 'info',
@@ -140,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchQueue: integer(env, 'SIFT_SEARCH_QUEUE', DEFAULT_CONFIG.searchQueue, 1, 1_000_000),
     searchTimeoutMs: integer(env, 'SIFT_SEARCH_TIMEOUT_MS', DEFAULT_CONFIG.searchTimeoutMs, 10, 600_000),
     searchCacheEntries: integer(env, 'SIFT_SEARCH_CACHE', DEFAULT_CONFIG.searchCacheEntries, 0, 10_000_000),
+    searchCacheMegabytes: integer(env, 'SIFT_SEARCH_CACHE_MB', DEFAULT_CONFIG.searchCacheMegabytes, 1, 1_000_000),
     indexPollMs: integer(env, 'SIFT_INDEX_POLL_MS', DEFAULT_CONFIG.indexPollMs, 10, 60_000),
     snapshotEverySeconds: integer(env, 'SIFT_SNAPSHOT_EVERY_S', DEFAULT_CONFIG.snapshotEverySeconds, 1, 86_400),
     logLevel: oneOf(env, 'SIFT_LOG_LEVEL', DEFAULT_CONFIG.logLevel, ['error', 'warn', 'info', 'debug'] as const),

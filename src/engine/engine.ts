@@ -113,6 +113,13 @@ export class Engine {
     return this.view.numDocs
   }
 
+  /** Until when an answer computed at `nowMs` stays right: the next active_from/active_to instant (Infinity: no windows). */
+  validUntil(nowMs: number): number {
+    let next = Infinity
+    for (const seg of this.view.segments) next = Math.min(next, seg.nextWindowChange(nowMs))
+    return next
+  }
+
   /**
    * Runs one search.
    * @throws QueryError INVALID_FILTER for a malformed range, geo filter or geo sort.

@@ -54,6 +54,21 @@ export class SegmentState {
     return this.deleted === null ? base : base.andNot(this.deleted)
   }
 
+  /** The first active_from/active_to instant after `nowMs` (Infinity when none): answers stay valid until then. */
+  nextWindowChange(nowMs: number): number {
+    const windowDocs = this.statics.windowDocs()
+    const r = this.reader
+    let next = Infinity
+    for (let i = 0; i < windowDocs.length; i++) {
+      const d = windowDocs[i]!
+      const from = r.activeFrom![d]!
+      const to = r.activeTo![d]!
+      if (from > nowMs && from < next) next = from
+      if (to > nowMs && to < next) next = to
+    }
+    return next
+  }
+
   /** Docs hidden at `nowMs` by their active window (activeFrom ≤ now < activeTo is visible). */
   hiddenAt(nowMs: number): Bitmap | null {
     const windowDocs = this.statics.windowDocs()

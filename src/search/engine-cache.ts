@@ -51,6 +51,11 @@ function pruneSegments(): void {
   for (const id of segments.keys()) if (!used.has(id)) segments.delete(id)
 }
 
+/** Until when an answer over `index` computed at `nowMs` stays right (active windows; Infinity: no windows). */
+export function validUntil(index: IndexDescriptor | null, nowMs: number): number {
+  return index === null || index.segments.length === 0 ? Infinity : engineFor(index).validUntil(nowMs)
+}
+
 /** Drops a tracker's engine (tracker removed). */
 export function dropEngine(trackerId: string): void {
   engines.delete(trackerId)

@@ -1,14 +1,17 @@
 /**
  * A small LRU of serialised search answers on the front thread: a repeated query (a storefront's
  * landing listing, a popular query) is answered without a worker round trip. Keys include the
- * index generation, so a catalog change is never hidden; entries also expire after `ttlMs`
- * because active_from/active_to windows depend on the clock.
+ * index generation, so a catalog change is never hidden. An entry expires after `ttlMs`, or
+ * earlier at the instant its answer stops being right (an active_from/active_to boundary), and
+ * the cache holds at most `maxEntries` entries and about `maxBytes` bytes (oldest out first).
  */
 export class ResultCache<T> {
-  private readonly entries = new Map<string, { value: T; expiresAt: number }>()
+  private readonly entries = new Map<string, { value: T; expiresAt: number; bytes: number }>()
+  private bytes = 0
 
   constructor(
     private readonly maxEntries: number,
+    private readonly maxBytes: number,
     private readonly ttlMs: number,
   ) {}
 
@@ -16,19 +19,41 @@ export class ResultCache<T> {
     const entry = this.entries.get(key)
     if (entry === undefined) return null
     this.entries.delete(key)
-    if (entry.expiresAt <= nowMs) return null
+    if (entry.expiresAt <= nowMs) {
+      this.bytes -= entry.bytes
+      return null
+    }
     this.entries.set(key, entry)
     return entry.value
   }
 
-  set(key: string, value: T, nowMs: number = Date.now()): void {
-    if (this.maxEntries <= 0) return
+  /**
+   * @param bytes the entry's approximate size
+   * @param validUntilMs the instant the value stops being right (Infinity: only the TTL applies)
+   */
+  set(key: string, value: T, bytes: number, validUntilMs = Infinity, nowMs: number = Date.now()): void {
+    if (this.maxEntries <= 0 || bytes > this.maxBytes) return
+    const expiresAt = Math.min(nowMs + this.ttlMs, validUntilMs)
+    if (expiresAt <= nowMs) return
+    this.remove(key)
+    this.entries.set(key, { value, expiresAt, bytes })
+    this.bytes += bytes
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value!)
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return
     this.entries.delete(key)
-    this.entries.set(key, { value, expiresAt: nowMs + this.ttlMs })
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
+    this.bytes -= entry.bytes
   }
 
   get size(): number {
     return this.entries.size
+  }
+
+  /** Approximate bytes held. */
+  get byteSize(): number {
+    return this.bytes
   }
 }

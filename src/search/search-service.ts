@@ -17,13 +17,21 @@ export interface SearchAnswer {
   totalHits: number
   /** Identities of the hits shown, in order (main hits of a search, the flat hits of autocomplete): the served-request log. */
   hitIds: string[]
+  /** The answer is right until this instant (the next active_from/active_to change; Infinity: none). */
+  validUntilMs: number
 }
 
 export interface SearchServiceOptions {
   /** A worker answer later than this is abandoned (504). */
   timeoutMs: number
   cacheEntries: number
-  /** Search answers expire (active_from/active_to windows depend on the clock). */
+  /** Bytes of answers the caches may hold together (each of the two caches gets half). */
+  cacheBytes: number
+  /**
+   * Search answers expire after this at the latest: scores with a freshness field drift with the
+   * clock. An active_from/active_to change expires them exactly (validUntilMs), and a catalog
+   * change is a new generation (a new key), so this can be long.
+   */
   cacheTtlMs: number
   /** Autocomplete answers expire later: keystrokes repeat across shoppers for minutes. */
   autocompleteCacheTtlMs: number
@@ -38,8 +46,8 @@ export class SearchService {
     private readonly indexes: IndexHost,
     private readonly options: SearchServiceOptions,
   ) {
-    this.searchCache = new ResultCache(options.cacheEntries, options.cacheTtlMs)
-    this.autocompleteCache = new ResultCache(options.cacheEntries, options.autocompleteCacheTtlMs)
+    this.searchCache = new ResultCache(options.cacheEntries, options.cacheBytes / 2, options.cacheTtlMs)
+    this.autocompleteCache = new ResultCache(options.cacheEntries, options.cacheBytes / 2, options.autocompleteCacheTtlMs)
   }
 
   /**
@@ -74,7 +82,8 @@ export class SearchService {
       if ((error as { code?: string }).code === 'CANCELLED' && signal.aborted) throw createError('TIMEOUT', [this.options.timeoutMs])
       throw error
     }
-    cache.set(key, answer)
+    // A JS string holds 2 bytes a character; the ids and the key are small beside the JSON.
+    cache.set(key, answer, 2 * (answer.json.length + key.length) + 64 * answer.hitIds.length, answer.validUntilMs)
     return answer
   }
 }

@@ -6,6 +6,7 @@
 import { workerData } from 'node:worker_threads'
 import { QueryError } from '../query/index.ts'
 import { runAutocomplete, type AutocompleteTask } from '../search/run-autocomplete.ts'
+import { validUntil } from '../search/engine-cache.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
 import { createError, SearchError } from '../shared/errors.ts'
 import { openReadStore, type ReadStore } from '../store/index.ts'
@@ -27,7 +28,7 @@ function failure(error: unknown) {
 export function search(task: SearchTask) {
   try {
     const results = runSearch(task, catalog())
-    return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits, hitIds: results.hits.map((h) => h.url) } }
+    return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits, hitIds: results.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
   } catch (error) {
     return failure(error)
   }
@@ -38,7 +39,7 @@ export function autocomplete(task: AutocompleteTask) {
   try {
     const response = runAutocomplete(task, catalog())
     const totalHits = response.exact_match_hits_count + response.partial_match_hits_count
-    return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url) } }
+    return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
   } catch (error) {
     return failure(error)
   }

@@ -109,6 +109,23 @@ describe('active_from / active_to', () => {
   })
 })
 
+describe('the result cache and active windows', () => {
+  test('a cached answer expires when an object of the catalog enters or leaves its window', async () => {
+    // Cached answers live up to 30 s, far longer than this test: only the window boundary can expire them.
+    const opens = new Date(Date.now() + 1500).toISOString()
+    // One write: once its visible object is found, the index generation holds the hidden one too.
+    await writeObjects(s, [
+      { identity: 'g-soon', type: 'product', fields: { title: 'Gizmo soon', color: 'teal' }, active_from: opens },
+      { identity: 'g-here', type: 'product', fields: { title: 'Gizmo here', color: 'teal' } },
+    ])
+    await waitForHits(s, [['q', 'gizmo']], 1)
+    expect(await ids(s, [['q', 'gizmo'], ['size', 5]])).toEqual(['g-here'])
+    await Bun.sleep(Math.max(0, Date.parse(opens) - Date.now()) + 50)
+    // The same request (same cache key, same generation) now shows the object.
+    expect((await ids(s, [['q', 'gizmo'], ['size', 5]])).sort()).toEqual(['g-here', 'g-soon'])
+  })
+})
+
 describe('variants', () => {
   // `_supplier` on tee-s is a hidden field: absent from `nested` and from the variant hit.
   test('collapsed by default: one hit for the parent, variants in nested, variant values filter the parent', async () => {
