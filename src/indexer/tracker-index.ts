@@ -31,6 +31,25 @@ export function toShared(bytes: Uint8Array): Uint8Array {
   return view
 }
 
+/**
+ * Where the merged run of the newest segments starts (`sizes` oldest first, more than
+ * MAX_SEGMENTS of them): the newest run whose docs stay within the segment before it; the base
+ * (index 0) only when the run reaches a quarter of it; at least the newest two.
+ */
+export function mergeStart(sizes: readonly number[]): number {
+  let start = sizes.length - 1
+  let tail = sizes[start]!
+  for (;;) {
+    if (start === 0) break
+    const next = tail + sizes[start - 1]!
+    const fits = start > 1 ? next <= sizes[start - 2]! : tail * 4 >= sizes[0]!
+    if (!fits) break
+    start--
+    tail = next
+  }
+  return Math.min(start, sizes.length - 2)
+}
+
 export class TrackerIndex {
   private writer: IndexWriter
   private readonly info = new Map<SegmentReader, SegmentInfo>()
@@ -103,21 +122,21 @@ export class TrackerIndex {
 
   /**
    * Tiered merging: when there are too many segments, merge the newest run whose docs together are
-   * fewer than the segment before it (small fresh segments fold together, the big one is left alone);
-   * a segment that is more than half deleted is rewritten too.
+   * fewer than the segment before it (small fresh segments fold together); a segment that is more
+   * than half deleted is rewritten too. The oldest (base) segment joins a merge only once the
+   * newer docs reach a quarter of it: merging a million-doc base blocks the indexer for seconds,
+   * so it must stay rare, never the price of a one-object write.
    */
   private mergePolicy(segments: MergeInput[]): MergeInput[] {
     let out = segments.filter((s) => s.reader.numDocs > (s.deleted?.size ?? 0))
     const heavy = out.findIndex((s) => s.deleted !== null && s.deleted.size * 2 > s.reader.numDocs)
     if (heavy >= 0) out = [...out.slice(0, heavy), this.merge([out[heavy]!]), ...out.slice(heavy + 1)]
+    return this.foldTail(out)
+  }
+
+  private foldTail(out: MergeInput[]): MergeInput[] {
     if (out.length <= MAX_SEGMENTS) return out
-    let start = out.length - 1
-    let tail = out[start]!.reader.numDocs
-    while (start > 0 && tail + out[start - 1]!.reader.numDocs <= (start > 1 ? out[start - 2]!.reader.numDocs : Infinity)) {
-      start--
-      tail += out[start]!.reader.numDocs
-    }
-    if (out.length - start < 2) start = Math.max(0, out.length - 2)
+    const start = mergeStart(out.map((s) => s.reader.numDocs))
     return [...out.slice(0, start), this.merge(out.slice(start))]
   }
 
