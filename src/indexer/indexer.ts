@@ -8,10 +8,13 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ReadStore } from '../store/index.ts'
-import { writeSnapshot } from '../store/snapshot/index.ts'
+import { writeSnapshot, type IndexSnapshot } from '../store/snapshot/index.ts'
 import { loadSnapshot, rebuildFromStore, snapshotPath, type LoadLog } from './load.ts'
 import type { IndexerEvent, IndexerOptions } from './protocol.ts'
 import type { TrackerIndex } from './tracker-index.ts'
+
+/** Encodes and writes a snapshot file atomically; resolves with its size. */
+export type SnapshotWrite = (path: string, snapshot: IndexSnapshot) => Promise<number>
 
 /** Changes read per pass (a larger backlog takes several passes, each publishing). */
 const CHANGES_PER_PASS = 5000
@@ -34,6 +37,8 @@ export class Indexer {
     private readonly store: ReadStore,
     private readonly options: IndexerOptions,
     private readonly emit: (event: IndexerEvent) => void,
+    /** The thread entry passes a writer on its own thread (snapshot-thread.ts); in-thread by default. */
+    private readonly write: SnapshotWrite = writeSnapshot,
   ) {
     this.log = (level, message, fields) => emit({ kind: 'log', level, message, fields })
   }
@@ -145,7 +150,7 @@ export class Indexer {
         try {
           mkdirSync(dirname(path), { recursive: true })
           const t0 = performance.now()
-          const bytes = await writeSnapshot(path, { trackerId: index.trackerId, appliedSeq: index.appliedSeq, createdAt: Date.now(), segments: index.snapshotSegments() })
+          const bytes = await this.write(path, { trackerId: index.trackerId, appliedSeq: index.appliedSeq, createdAt: Date.now(), segments: index.snapshotSegments() })
           this.log('debug', 'index snapshot written', { trackerId: index.trackerId, bytes, ms: Math.round(performance.now() - t0) })
         } catch (error) {
           index.dirty = true

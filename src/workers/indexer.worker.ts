@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { Indexer } from '../indexer/indexer.ts'
+import { SnapshotThread } from '../indexer/snapshot-thread.ts'
 import type { IndexerCommand, IndexerEvent, IndexerOptions } from '../indexer/protocol.ts'
 import { openReadStore } from '../store/index.ts'
 
@@ -13,11 +14,13 @@ const emit = (event: IndexerEvent) => port.postMessage(event)
 try {
   const options = workerData as IndexerOptions
   const store = openReadStore(options.dataDir)
-  const indexer = new Indexer(store, options, emit)
+  const snapshots = new SnapshotThread()
+  const indexer = new Indexer(store, options, emit, (path, snapshot) => snapshots.write(path, snapshot))
   port.on('message', (command: IndexerCommand) => {
     if (command.kind === 'wake') indexer.wake()
     else if (command.kind === 'stop') {
-      void indexer.stop().then(() => {
+      void indexer.stop().then(async () => {
+        await snapshots.stop()
         store.close()
         emit({ kind: 'stopped' })
       })
