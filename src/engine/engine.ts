@@ -64,6 +64,9 @@ interface SegmentRun {
   docs: Uint32Array | null
 }
 
+/** Facets over the fixed filters alone kept per generation (a listing's disjunctive facet counts every doc). */
+const FIXED_FACETS_MAX = 256
+
 /**
  * Buffers for the facets' decoded hit docs, reused across requests (one search at a time per
  * thread): every facet of a request counts over the same hits, so they are decoded once.
@@ -103,6 +106,8 @@ interface TextOutcome {
 export class Engine {
   readonly view: IndexView
   private readonly topK = new TopK(64)
+  /** Facets counted over the fixed filters alone (no text, no `f` group but their own), by what fixes them. */
+  private readonly fixedFacets = new Map<string, FacetResult>()
 
   constructor(segments: readonly (SegmentReader | EngineSegment)[]) {
     this.view = new IndexView(segments.map((s) => ('reader' in s ? s : { reader: s, deleted: null })))
@@ -165,7 +170,11 @@ export class Engine {
 
     const { hits, exactByHit } = collectWindow(view, runs, req, outcome.active, sortPlan, prefer, this.topK)
     docsPool.reset()
-    const facets = req.facets.map((fr) => this.facet(runs, groups, fr.name, fr.size))
+    // Without text, `fixed` depends only on these (the active windows through their next change).
+    const fixedKey = outcome.active.length === 0
+      ? JSON.stringify([req.type, req.nonCollapsedVariants, req.fMust, req.filterTree, req.geoLocation, req.geoField, this.validUntil(req.nowMs)])
+      : null
+    const facets = req.facets.map((fr) => this.facet(runs, groups, fr.name, fr.size, fixedKey))
     let dynamic: FacetResult[] = []
     if ((req.dynamicFacetsSize > 0 || req.suggestFacet) && totalHits > 1) {
       const exclude = new Set<string>([...req.facets.map((f) => resolveField(f.name, view.schema)), ...groups.map((g) => g.field), ...req.fMust.map((g) => resolveField(g.key, view.schema))])
@@ -251,13 +260,29 @@ export class Engine {
     return run.text
   }
 
-  /** One requested facet, with the disjunctive rule for keys filtered in `f`. */
-  private facet(runs: SegmentRun[], groups: GroupPlan[], name: string, size: number | undefined): FacetResult {
+  /**
+   * One requested facet, with the disjunctive rule for keys filtered in `f`. `fixedKey` is set when
+   * the request has no text: a facet whose hits are then the fixed filters' docs alone (no `f`
+   * group but its own, as on a brand page's brand facet) is the same for every request with the
+   * same key in this generation, so it is counted once rather than over the whole catalog each time.
+   */
+  private facet(runs: SegmentRun[], groups: GroupPlan[], name: string, size: number | undefined, fixedKey: string | null): FacetResult {
     const field = resolveField(name, this.view.schema)
     const schema = this.view.schema(field)
     if (schema === null) return { name, type: 'text', values: [] }
     const own = groups.map((g) => g.field === field)
     const disjunctive = own.some((o) => o)
+    if (fixedKey !== null && own.every((o) => o)) {
+      const key = `${fixedKey}\u0000${name}\u0000${size ?? ''}`
+      let cached = this.fixedFacets.get(key)
+      if (cached === undefined) {
+        cached = computeFacet(runs.map((r) => ({ reader: r.seg.reader, hits: r.fixed })), name, field, facetTypeOf(schema), size)
+        if (this.fixedFacets.size >= FIXED_FACETS_MAX) this.fixedFacets.clear()
+        this.fixedFacets.set(key, cached)
+      }
+      // A copy of the list: callers may reorder or trim what they get.
+      return { ...cached, values: cached.values.slice() }
+    }
     const inputs: FacetInput[] = runs.map((r) => {
       if (!disjunctive) return { reader: r.seg.reader, hits: r.hits, docs: hitDocs(r) }
       const others = r.groups.filter((_, i) => !own[i])

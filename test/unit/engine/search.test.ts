@@ -151,6 +151,23 @@ describe('facets', () => {
     expect(t.facets[0]!.values.map((v) => v.value)).toEqual(['Zed'])
   })
 
+  test('a listing facet counted once per fixed filters is never reused across other fixed filters, windows or callers', () => {
+    const listing = (extra: Partial<Parameters<typeof req>[0]>) =>
+      e.search(req({ f: [{ key: 'brand', values: ['Zed'] }], facets: [{ name: 'brand' }], ...extra })).facets[0]!.values.map((v) => `${v.value}=${v.hits_count}`)
+    expect(listing({})).toEqual(['Acme=2', 'Zed=1'])
+    // A caller trimming its copy does not trim the next answer.
+    e.search(req({ f: [{ key: 'brand', values: ['Zed'] }], facets: [{ name: 'brand' }] })).facets[0]!.values.length = 0
+    expect(listing({})).toEqual(['Acme=2', 'Zed=1'])
+    expect(listing({ fMust: [{ key: 'color', values: ['Red'] }] })).toEqual(['Acme=1', 'Zed=1'])
+    expect(listing({ filterTree: { kind: 'leaf', key: 'color', value: 'Blue' } })).toEqual(['Acme=1'])
+    // An object whose window opens later: hidden before, counted after, by the same engine.
+    const w = buildEngine([obj('x', { title: 'X', brand: 'Acme' }), obj('y', { title: 'Y', brand: 'Zed' }, { activeFrom: '2024-07-01T00:00:00Z' })])
+    const at = (iso: string) => w.search(req({ nowMs: Date.parse(iso), f: [{ key: 'brand', values: ['Acme'] }], facets: [{ name: 'brand' }] })).facets[0]!.values.map((v) => v.value)
+    expect(at('2024-06-01T00:00:00Z')).toEqual(['Acme'])
+    expect(at('2024-08-01T00:00:00Z')).toEqual(['Acme', 'Zed'])
+    expect(at('2024-06-02T00:00:00Z')).toEqual(['Acme'])
+  })
+
   test('numeric facets are nice equal-width range buckets', () => {
     const r = e.search(req({ facets: [{ name: 'price' }, { name: 'added' }] }))
     expect(r.facets[0]!.type).toBe('float')
