@@ -1,10 +1,12 @@
 /**
- * How searched queries are counted: trimmed, inner whitespace collapsed, lowercased. `iPhone 15`
- * and ` iphone  15 ` count as one query; the most common original spelling is what shoppers see.
+ * How searched queries are counted: as reports count them (folded: lowercase, accents to their
+ * ASCII approximation, white space collapsed). `iPhone 15` and ` iphone  15 ` count as one query,
+ * and so do `Čerstvé mléko` and `cerstve mleko`; the most common original spelling is what shoppers see.
  */
+import { normalizeQuery } from '../sessions/normalize-query.ts'
 
 export function normaliseQuery(query: string): string {
-  return query.trim().replace(/\s+/g, ' ').toLowerCase()
+  return normalizeQuery(query)
 }
 
 /** The spelling kept for display: trimmed with inner whitespace collapsed, case kept. */

@@ -118,3 +118,13 @@ describe('errors', () => {
     expect(unknown.text).toBe('Unknown tracker_id: nope')
   })
 })
+
+describe('query folding', () => {
+  test('accents fold as in reports: "Skí" and "ski" are one trending query', async () => {
+    for (const q of ['Skí', 'SKÍ ', 'Skí']) await searchFor(s, TRACKER_B, q)
+    flushEvents(s)
+    // One entry (1 × "ski" from earlier tests, 3 × the accented spellings), shown as typed most often.
+    const skis = (await trending(TRACKER_B.id)).body.filter((e) => e.title.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() === 'ski')
+    expect(skis).toEqual([{ title: 'Skí' }])
+  })
+})
