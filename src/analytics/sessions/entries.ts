@@ -92,6 +92,8 @@ export function buildEntries(events: readonly AnalyticsEvent[]): { entries: Entr
     }
     target.joined = true
     for (const id of event.itemIds) target.items.add(id)
+    // The page may know filters Sift did not log (a POST filter tree, a sort-only facet UI): keep both.
+    target.filters = unionPairs(target.filters, event.filters)
     if (target.totalHits === null) target.totalHits = event.totalHits
     if (event.at < target.at) target.at = event.at
     entryOf[i] = target
@@ -99,6 +101,13 @@ export function buildEntries(events: readonly AnalyticsEvent[]): { entries: Entr
   entries.sort((a, b) => a.at - b.at || a.order - b.order)
   markSearches(entries)
   return { entries, entryOf }
+}
+
+function unionPairs(a: [string, string][], b: [string, string][]): [string, string][] {
+  const seen = new Set(a.map(([k, v]) => `${k}\u0000${v}`))
+  const out = a.slice()
+  for (const [k, v] of b) if (!seen.has(`${k}\u0000${v}`)) out.push([k, v])
+  return out
 }
 
 function pushEntry(entries: Entry[], entry: Entry): Entry {

@@ -30,6 +30,15 @@ describe('which requests are searches', () => {
     expect(s.queries).toEqual([{ query: 'shoes', searches: 1, noResults: 0, clicks: 0, conversions: 0 }])
   })
 
+  test('the page\'s filters on a joined Search Results list count with the served search\'s own', () => {
+    const s = summary([
+      { ...served('s1', 0, 'shoes', ['a']), filters: [['brand', 'Acme']] as [string, string][] },
+      { ...results('l1', 1, 'shoes', ['a']), filters: [['brand', 'Acme'], ['color', 'Blue']] as [string, string][] },
+    ])
+    expect(s.searches).toBe(1)
+    expect(s.filters).toEqual([['brand', 'Acme'], ['color', 'Blue']])
+  })
+
   test('a Search Results list more than 2 minutes from the served search, or without one, is a search of its own', () => {
     expect(summary([served('s1', 0, 'shoes', ['a']), results('l1', 3, 'shoes', ['a'])]).searches).toBe(2)
     expect(summary([results('l1', 0, 'shoes', ['a']), results('l2', 1, 'boots', [])])).toMatchObject({ searches: 2, noResults: 1, usedSearch: true })
