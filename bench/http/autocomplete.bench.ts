@@ -19,19 +19,22 @@
 //   warm. Targets are the issue's (1M objects, 2 cores).
 // Run: npx bun run bench/http/autocomplete.bench.ts   (BENCH_1M=1 adds 1M; BENCH_SIZES=5000,20000
 //   overrides; BENCH_DURATION_S=10 per throughput run; BENCH_NO_WRK=1 uses the bun client even when
-//   wrk is installed; BENCH_AC_QUERIES=20; BENCH_KEEP=1 keeps the data dirs)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+//   wrk is installed; BENCH_AC_QUERIES=20; BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
+//   one size over a copy of a prepared data dir (SQLite catalog + vocabulary.json + index snapshot,
+//   e.g. made by bench/micro/search-path.profile.ts): the first start loads the snapshot instead of
+//   rebuilding, which saves minutes at 1M)
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AUTOCOMPLETE_HIT_FIELDS, AUTOCOMPLETE_TYPES, keystrokeBucket, keystrokes, typedQueries, type Keystroke } from './autocomplete-cases.ts'
-import { loadCatalog } from './load-catalog.ts'
+import { loadCatalog, type Vocabulary } from './load-catalog.ts'
 import type { LoadReport } from './load-client.ts'
 import { BENCH_TRACKER, type BenchRequest } from './search-cases.ts'
 import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, type BenchSift } from './sift-runner.ts'
 import { percentile, stats } from '../support/stats.ts'
 
 const env = process.env
-const SIZES = env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [10_000, 100_000, ...(env.BENCH_1M === '1' ? [1_000_000] : [])]
+const SIZES = env.BENCH_DATA_DIR ? [Number(env.BENCH_SIZES ?? 1_000_000)] : env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [10_000, 100_000, ...(env.BENCH_1M === '1' ? [1_000_000] : [])]
 const QUERIES = Number(env.BENCH_AC_QUERIES ?? 20)
 const DURATION_S = Number(env.BENCH_DURATION_S ?? 10)
 const CONCURRENCY = 16
@@ -140,19 +143,22 @@ function byBucket(ks: Keystroke[], latenciesMs: number[]) {
 async function benchSize(objects: number) {
   const loadBefore = load()
   const dataDir = mkdtempSync(join(tmpdir(), `sift-bench-ac-${objects}-`))
-  console.error(`\n== ${int(objects)} objects: loading SQLite in ${dataDir}`)
-  const loaded = await loadCatalog(dataDir, TRACKER.id, TRACKER.key, objects, SEED)
-  const queries = typedQueries(loaded.vocabulary, QUERIES, SEED)
+  const prepared = env.BENCH_DATA_DIR
+  console.error(`\n== ${int(objects)} objects: ${prepared !== undefined ? `copying ${prepared} to` : 'loading SQLite in'} ${dataDir}`)
+  if (prepared !== undefined) cpSync(prepared, dataDir, { recursive: true })
+  const vocabulary: Vocabulary = prepared !== undefined ? await Bun.file(join(prepared, 'vocabulary.json')).json() : (await loadCatalog(dataDir, TRACKER.id, TRACKER.key, objects, SEED)).vocabulary
+  const queries = typedQueries(vocabulary, QUERIES, SEED)
   const measured = keystrokes(queries)
-  const warmupQueries = typedQueries(loaded.vocabulary, QUERIES, SEED + 1, new Set(queries.map((q) => q.text)))
+  const warmupQueries = typedQueries(vocabulary, QUERIES, SEED + 1, new Set(queries.map((q) => q.text)))
   const warmup = keystrokes(warmupQueries, new Set(measured.map((k) => k.q)))
   console.error(`  ${queries.length} queries, ${measured.length} distinct keystrokes (warm-up: ${warmup.length} others)`)
 
-  console.error('  first start (index rebuilt from SQLite), cache off')
+  const fromSnapshot = existsSync(join(dataDir, 'index', `${TRACKER.id}.snap`))
+  console.error(`  first start (index ${fromSnapshot ? 'loaded from the snapshot' : 'rebuilt from SQLite'}), cache off`)
   const a = await startBenchSift(dataDir, TRACKER, { SIFT_SEARCH_CACHE: '0' })
-  // The first snapshot is written in the background right after the rebuild: wait, or it would
+  // The first snapshot is written in the background right after a rebuild: wait, or it would
   // compete with the latency runs for the 2 cores.
-  await a.waitForLog('index snapshot written', 15 * 60_000)
+  if (!fromSnapshot) await a.waitForLog('index snapshot written', 15 * 60_000)
   // A fresh process runs cold code: the warm-up keystrokes first, on every worker.
   await runClient({ baseUrl: a.url, mode: 'sequential', requests: requestsOf(warmup) })
   const uncached = await sequential(a, 'keystrokes, uncached (cache off)', measured, { text: `p50 ≤ ${TARGETS.uncachedP50Ms}, p99 ≤ ${TARGETS.uncachedP99Ms}`, p50: TARGETS.uncachedP50Ms, p99: TARGETS.uncachedP99Ms })

@@ -4,9 +4,10 @@
  * lengths, per-term df, the field schema, the vocabulary), so results do not depend on how the
  * index is segmented. Immutable after construction; lazy caches only.
  */
-import { Bitmap, BitmapCursor, CURSOR_END, NUM_TEXT_GROUPS, prefixRange, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, BitmapCursor, CURSOR_END, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
 import type { FieldSchema, Vocabulary } from '@/query/index.ts'
 import { stem, stemFamily } from '@/text/index.ts'
+import { boundedPrefixTerms } from './prefix-terms.ts'
 import { readerStatics, type ReaderStatics } from './reader-statics.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
@@ -161,16 +162,9 @@ export class IndexView implements Vocabulary {
     return out.sort()
   }
 
+  /** Highest alive df first, then term order; exact without a df lookup per term of the range (prefix-terms.ts). */
   prefixTerms(prefix: string, limit: number): string[] {
-    const out = new Set<string>()
-    for (const s of this.segments) {
-      const terms = s.reader.terms()
-      const [lo, hi] = prefixRange(terms, prefix)
-      for (let i = lo; i < hi; i++) out.add(terms[i]!)
-    }
-    const list = [...out].filter((t) => this.df(t) > 0)
-    list.sort((a, b) => this.df(b) - this.df(a) || (a < b ? -1 : a > b ? 1 : 0))
-    return list.slice(0, limit)
+    return boundedPrefixTerms({ readers: this.segments.map((s) => s.reader), df: (t) => this.df(t) }, prefix, limit)
   }
 
   /** Typo neighbours among digit-free vocabulary terms (see ReaderStatics.wordTerms); cached per generation (the scans per reader). */

@@ -1,0 +1,93 @@
+/**
+ * The `limit` vocabulary terms starting with a prefix, highest alive df first (ties: term order),
+ * without looking up the df of every term in the prefix's range. At 1M objects a one-letter prefix
+ * covers ~100K terms (product codes included), and a string-keyed df lookup per term was most of an
+ * autocomplete keystroke.
+ *
+ * Exact by a bound: a term's alive df is at most its raw df in the largest segment plus every doc of
+ * the other segments (`rest`). The largest segment's `limit` best terms by raw df (one scan of its
+ * typed df array with a small heap) give exact dfs whose smallest, θ, the true limit-th best df
+ * reaches. A term whose bound is below θ is beaten by `limit` terms and cannot be kept, so only
+ * terms whose bound reaches θ get their exact df. One segment without deletions: exactly the terms
+ * whose df reaches the limit-th best.
+ */
+import { prefixRange, type SegmentReader } from '@/index/index.ts'
+
+/** What the bound needs of the generation. */
+export interface PrefixSource {
+  readers: readonly SegmentReader[]
+  /** Exact alive df over all segments (0 = deleted everywhere). */
+  df(term: string): number
+}
+
+const byDfThenTerm = (df: (t: string) => number) => (a: string, b: string) => df(b) - df(a) || (a < b ? -1 : a > b ? 1 : 0)
+
+/** Ords of the `limit` largest raw dfs in [lo, hi) (ties: lower ord), via a size-limit min-heap. */
+function topOrds(df: Uint32Array, lo: number, hi: number, limit: number): number[] {
+  const heap: number[] = []
+  // Heap order: smaller df first; on equal df the higher ord is the weaker one.
+  const weaker = (a: number, b: number) => df[a]! < df[b]! || (df[a] === df[b] && a > b)
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let m = i
+      if (l < heap.length && weaker(heap[l]!, heap[m]!)) m = l
+      if (r < heap.length && weaker(heap[r]!, heap[m]!)) m = r
+      if (m === i) return
+      const t = heap[m]!
+      heap[m] = heap[i]!
+      heap[i] = t
+      i = m
+    }
+  }
+  for (let ord = lo; ord < hi; ord++) {
+    if (heap.length < limit) {
+      heap.push(ord)
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1
+        if (!weaker(heap[i]!, heap[p]!)) break
+        const t = heap[p]!
+        heap[p] = heap[i]!
+        heap[i] = t
+        i = p
+      }
+    } else if (df[ord]! > df[heap[0]!]!) {
+      heap[0] = ord
+      down(0)
+    }
+  }
+  return heap
+}
+
+export function boundedPrefixTerms(src: PrefixSource, prefix: string, limit: number): string[] {
+  const readers = src.readers
+  if (readers.length === 0 || limit <= 0) return []
+  let big = readers[0]!
+  for (const r of readers) if (r.numDocs > big.numDocs) big = r
+  let rest = 0
+  for (const r of readers) if (r !== big) rest += r.numDocs
+  const terms = big.terms()
+  const [lo, hi] = prefixRange(terms, prefix)
+  // θ: the smallest exact df among the big segment's `limit` best terms (0 when it has fewer).
+  let theta = 0
+  if (hi - lo >= limit) {
+    theta = Infinity
+    for (const ord of topOrds(big.termDf, lo, hi, limit)) theta = Math.min(theta, src.df(terms[ord]!))
+  }
+  const out = new Set<string>()
+  const df = big.termDf
+  for (let ord = lo; ord < hi; ord++) if (df[ord]! + rest >= theta) out.add(terms[ord]!)
+  // Terms absent from the big segment are bounded by `rest`.
+  if (rest >= theta) {
+    for (const r of readers) {
+      if (r === big) continue
+      const ts = r.terms()
+      const [a, b] = prefixRange(ts, prefix)
+      for (let i = a; i < b; i++) out.add(ts[i]!)
+    }
+  }
+  const list = [...out].filter((t) => src.df(t) > 0)
+  list.sort(byDfThenTerm((t) => src.df(t)))
+  return list.slice(0, limit)
+}
