@@ -15,6 +15,7 @@ import { evalLeaf, type LeafPlan, type WordPlan } from '@/query/index.ts'
 import { docAddress, hasSignals, PREFER_FACTOR, SEGMENT_ADDRESS_STRIDE, signalFactor, signalFactorBound, TopK, type SignalColumns } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortPlan } from './sort-keys.ts'
+import { pruneOneWord } from './one-word-prune.ts'
 import { scoreHits } from './text-match.ts'
 import type { EngineHit, EngineSearchRequest } from './types.ts'
 
@@ -168,19 +169,28 @@ function baseScores(run: CollectInput, hits: Bitmap, docs: Uint32Array, sc: Scor
   }
 }
 
-/** Relevance order: every hit is text-scored; signal columns are read only for hits that can still enter. */
+/**
+ * Relevance order: every hit is text-scored (a one-word query over many hits: only the candidates
+ * that can reach the window, see one-word-prune.ts); signal columns are read only for hits that can
+ * still enter.
+ */
 function rankRelevance(run: CollectInput, sc: Scoring, signals: SignalColumns): void {
-  const h = run.hits.size
-  if (h === 0 || sc.k === 0) return
+  if (run.hits.size === 0 || sc.k === 0) return
+  const withSignals = hasSignals(signals)
+  const bound = withSignals ? signalBound(run.seg, sc.req, signals) : 1
+  const preferBound = sc.prefer.reduce((f, p) => (p === null ? f : f * PREFER_FACTOR), 1)
+  const signalOf = withSignals ? (doc: number) => signalFactor(signals, doc) : () => 1
+  const candidates = pruneOneWord(sc.view, run.seg, sc.words, run.hits, sc.k, { factorBound: bound * preferBound, signalOf, threshold: sc.topK.threshold() })
+  const hits = candidates ?? run.hits
+  const h = hits.size
+  if (h === 0) return
   scratch.ensure(h)
   const docs = scratch.docs.subarray(0, h)
-  run.hits.fillArray(docs)
-  baseScores(run, run.hits, docs, sc)
+  hits.fillArray(docs)
+  baseScores(run, hits, docs, sc)
   const { scores, exact } = scratch
   const topK = sc.topK
   const ordinal = run.seg.ordinal
-  const withSignals = hasSignals(signals)
-  const bound = withSignals ? signalBound(run.seg, sc.req, signals) : 1
   for (let i = 0; i < h; i++) {
     let s = scores[i]!
     // At or below the threshold cannot enter: the primary is the score, and a tie goes to the

@@ -95,6 +95,9 @@ class DocsPool {
 }
 const docsPool = new DocsPool()
 
+/** Words whose docs an engine keeps (oldest dropped first). */
+const WORD_DOCS_CACHE_MAX = 32
+
 /** What text matching decided for the whole request. */
 interface TextOutcome {
   active: WordPlan[]
@@ -108,9 +111,25 @@ export class Engine {
   private readonly topK = new TopK(64)
   /** Facets counted over the fixed filters alone (no text, no `f` group but their own), by what fixes them. */
   private readonly fixedFacets = new Map<string, FacetResult>()
+  private readonly wordDocsCache = new Map<string, Bitmap[]>()
 
   constructor(segments: readonly (SegmentReader | EngineSegment)[]) {
     this.view = new IndexView(segments.map((s) => ('reader' in s ? s : { reader: s, deleted: null })))
+  }
+
+  /**
+   * Per segment, the docs of a word (see wordDocs), cached by the word's terms: an autocomplete
+   * request searches each type with the same words, and a short prefix is a union of 64 postings.
+   */
+  private docsOfWord(w: WordPlan): Bitmap[] {
+    const key = w.expansions.map((e) => e.term).join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
+    let docs = this.wordDocsCache.get(key)
+    if (docs === undefined) {
+      docs = this.view.segments.map((seg) => wordDocs(seg, w))
+      if (this.wordDocsCache.size >= WORD_DOCS_CACHE_MAX) this.wordDocsCache.delete(this.wordDocsCache.keys().next().value!)
+      this.wordDocsCache.set(key, docs)
+    }
+    return docs
   }
 
   /** Alive docs over all segments. */
@@ -154,13 +173,13 @@ export class Engine {
     const runs = view.segments.map((seg) => this.filterSegment(seg, req, typeLeaf, must, groups))
     const parsed = parseQueryText(req.q)
     let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
-    let docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
+    let docs = words.map((w) => this.docsOfWord(w))
     let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
     if (req.fuzzy && allWords !== null && allWords.reduce((n, b) => n + b.size, 0) < TYPO_RETRY_BELOW) {
       const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
       if (typosAddTerms(words, full)) {
         words = full
-        docs = words.map((w) => runs.map((r) => wordDocs(r.seg, w)))
+        docs = words.map((w) => this.docsOfWord(w))
         allWords = hitsOfAll(runs, docs)
       }
     }

@@ -6,7 +6,7 @@
  *
  * Kept in a module-level WeakMap keyed by the reader: a dropped reader takes its statics with it.
  */
-import { Bitmap, DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fuzzyScan, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fuzzyScan, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
 
 const HAS_DIGIT = /\d/
 /** Most cached typo scans per reader (the cache is dropped when full). */
@@ -25,6 +25,7 @@ export class ReaderStatics {
   private variant: Bitmap | null = null
   private windows: Uint32Array | null = null
   private words: string[] | null = null
+  private oneWordTitles: Bitmap | null = null
   private readonly maxima = new Map<string, number>()
   private readonly typos = new Map<string, TypoNeighbour[]>()
 
@@ -63,6 +64,20 @@ export class ReaderStatics {
     }
     this.collapsed = all.andNot(Bitmap.fromDenseWords(variants))
     this.variant = all.andNot(Bitmap.fromDenseWords(parents))
+  }
+
+  /**
+   * Docs whose title is one token (deleted docs included): the only docs a one-word query can give
+   * the exact-title bonus, which one-word pruning bounds separately.
+   */
+  oneTokenTitles(): Bitmap {
+    if (this.oneWordTitles === null) {
+      const { norms, numDocs } = this.reader
+      const docs: number[] = []
+      for (let d = 0; d < numDocs; d++) if (norms[d * NUM_TEXT_GROUPS] === 1) docs.push(d)
+      this.oneWordTitles = Bitmap.fromSorted(docs)
+    }
+    return this.oneWordTitles
   }
 
   /** Docs with an active_from/active_to window (checked against nowMs per request). */

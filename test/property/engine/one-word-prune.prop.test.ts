@@ -1,0 +1,78 @@
+// One-word candidate pruning (src/engine/one-word-prune.ts) must not change a window: a small
+// window (pruned: the hits outnumber it) equals the head of the full ranking (never pruned), scores
+// and order included, for one-word queries typed as prefixes, with ranking signals and prefer.
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import type { Engine, EngineSearchRequest } from '@/engine/index.ts'
+import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpus.ts'
+import { BRANDS, GEO_CENTER, WORDS } from './arbitraries.ts'
+
+const PREFIXES = ['s', 'sh', 'shoe', 'r', 'ru', 'run', 'j', 'ja', 'b', 'ba', 'w', 'd', 'g', 'h', 'l', 'a', 'n', 'z', 'rtx', '4', 'red', 'acme', 'jackets', 'batery']
+
+/** Many objects (pruning needs many hits per window slot) with titles of 1–3 words, some single-word. */
+const bigCatalogArb = fc
+  .array(
+    fc.record({
+      title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+      description: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }),
+      brand: fc.constantFrom(...BRANDS),
+      color: fc.constantFrom('red', 'blue'),
+      rating: fc.double({ min: 0, max: 5, noNaN: true }),
+      availability: fc.constantFrom(0, 1),
+      availability_rank: fc.integer({ min: 1, max: 20 }),
+      days: fc.integer({ min: 0, max: 1000 }),
+      type: fc.constantFrom('item', 'item', 'article'),
+    }),
+    { minLength: 30, maxLength: 150 },
+  )
+  .map((list) =>
+    list.map((x, i) =>
+      obj(
+        `o${i}`,
+        { title: x.title.join(' '), description: x.description.join(' '), brand: x.brand, color: x.color, rating: x.rating, availability: x.availability, availability_rank: x.availability_rank, published: new Date(Date.UTC(2023, 0, 1) + x.days * 86_400_000).toISOString() },
+        { type: x.type },
+      ),
+    ),
+  )
+
+function scoredKeys(engine: Engine, partial: Partial<EngineSearchRequest>): [string, number, boolean][] {
+  const r = engine.search(req(partial))
+  return r.hits.map((h, i) => [h.docKey, h.score, r.exactByHit[i]!])
+}
+
+describe('one-word pruning', () => {
+  test('a small window equals the head of the full ranking for one-word prefix queries', () => {
+    const optionsArb = fc.record({
+      q: fc.constantFrom(...PREFIXES),
+      k: fc.integer({ min: 1, max: 4 }),
+      prefixLast: fc.boolean(),
+      fuzzy: fc.boolean(),
+      boost: fc.boolean(),
+      fresh: fc.boolean(),
+      avail: fc.boolean(),
+      prefer: fc.boolean(),
+      type: fc.option(fc.constantFrom('item', 'article'), { freq: 3 }),
+      chunks: fc.integer({ min: 1, max: 3 }),
+    })
+    fc.assert(
+      fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
+        const engine = o.chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, o.chunks, ['o1', 'o3'])
+        const base: Partial<EngineSearchRequest> = {
+          q: o.q,
+          prefixLast: o.prefixLast,
+          fuzzy: o.fuzzy,
+          type: o.type,
+          geoLocation: GEO_CENTER,
+          boostField: o.boost ? 'rating' : null,
+          freshnessField: o.fresh ? 'published' : null,
+          availabilityField: o.avail ? 'availability' : null,
+          availabilityRankField: o.avail ? 'availability_rank' : null,
+          prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }, { key: 'color', value: 'red' }] : [],
+        }
+        const all = scoredKeys(engine, { ...base, size: 1000 })
+        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
