@@ -15,7 +15,7 @@ import { evalLeaf, type LeafPlan, type WordPlan } from '@/query/index.ts'
 import { docAddress, hasSignals, PREFER_FACTOR, SEGMENT_ADDRESS_STRIDE, signalFactor, signalFactorBound, TopK, type SignalColumns } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortPlan } from './sort-keys.ts'
-import { pruneOneWord } from './one-word-prune.ts'
+import { pruneCandidates } from './candidate-prune.ts'
 import { scoreHits } from './text-match.ts'
 import type { EngineHit, EngineSearchRequest } from './types.ts'
 
@@ -170,8 +170,8 @@ function baseScores(run: CollectInput, hits: Bitmap, docs: Uint32Array, sc: Scor
 }
 
 /**
- * Relevance order: every hit is text-scored (a one-word query over many hits: only the candidates
- * that can reach the window, see one-word-prune.ts); signal columns are read only for hits that can
+ * Relevance order: every hit is text-scored (over many hits: only the candidates that can reach
+ * the window, see candidate-prune.ts); signal columns are read only for hits that can
  * still enter.
  */
 function rankRelevance(run: CollectInput, sc: Scoring, signals: SignalColumns): void {
@@ -179,8 +179,12 @@ function rankRelevance(run: CollectInput, sc: Scoring, signals: SignalColumns): 
   const withSignals = hasSignals(signals)
   const bound = withSignals ? signalBound(run.seg, sc.req, signals) : 1
   const preferBound = sc.prefer.reduce((f, p) => (p === null ? f : f * PREFER_FACTOR), 1)
-  const signalOf = withSignals ? (doc: number) => signalFactor(signals, doc) : () => 1
-  const candidates = pruneOneWord(sc.view, run.seg, sc.words, run.hits, sc.k, { factorBound: bound * preferBound, signalOf, threshold: sc.topK.threshold() })
+  const exactScores = (docs: Uint32Array, out: Float64Array): void => {
+    scratch.ensure(docs.length)
+    baseScores(run, Bitmap.fromSorted(docs), docs, sc)
+    for (let i = 0; i < docs.length; i++) out[i] = withSignals ? scratch.scores[i]! * signalFactor(signals, docs[i]!) : scratch.scores[i]!
+  }
+  const candidates = pruneCandidates(sc.view, run.seg, sc.words, run.hits, sc.k, { factorBound: bound * preferBound, exactScores, threshold: sc.topK.threshold() })
   const hits = candidates ?? run.hits
   const h = hits.size
   if (h === 0) return

@@ -12,6 +12,8 @@ import { readerStatics, type ReaderStatics } from './reader-statics.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
 const FUZZY_CACHE_MAX = 10_000
+/** Most cached prefix expansions per generation (the cache is dropped when full). */
+const PREFIX_CACHE_MAX = 10_000
 
 /** One input segment: a reader and its deleted docs (null = none). */
 export interface EngineSegment {
@@ -96,6 +98,7 @@ export class IndexView implements Vocabulary {
   private readonly schemaMap = new Map<string, FieldSchema>()
   private readonly dfCache = new Map<string, number>()
   private readonly fuzzyCache = new Map<string, { term: string; distance: number }[]>()
+  private readonly prefixCache = new Map<string, string[]>()
 
   constructor(segments: readonly EngineSegment[]) {
     this.segments = segments.map((s, i) => new SegmentState(i, s))
@@ -162,9 +165,19 @@ export class IndexView implements Vocabulary {
     return out.sort()
   }
 
-  /** Highest alive df first, then term order; exact without a df lookup per term of the range (prefix-terms.ts). */
+  /**
+   * Highest alive df first, then term order; exact without a df lookup per term of the range
+   * (prefix-terms.ts). Cached per generation: every type of an autocomplete request plans the same words.
+   */
   prefixTerms(prefix: string, limit: number): string[] {
-    return boundedPrefixTerms({ readers: this.segments.map((s) => s.reader), df: (t) => this.df(t) }, prefix, limit)
+    const key = `${limit}:${prefix}`
+    let out = this.prefixCache.get(key)
+    if (out === undefined) {
+      out = boundedPrefixTerms({ readers: this.segments.map((s) => s.reader), df: (t) => this.df(t) }, prefix, limit)
+      if (this.prefixCache.size >= PREFIX_CACHE_MAX) this.prefixCache.clear()
+      this.prefixCache.set(key, out)
+    }
+    return out.slice()
   }
 
   /** Typo neighbours among digit-free vocabulary terms (see ReaderStatics.wordTerms); cached per generation (the scans per reader). */

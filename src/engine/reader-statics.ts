@@ -25,7 +25,7 @@ export class ReaderStatics {
   private variant: Bitmap | null = null
   private windows: Uint32Array | null = null
   private words: string[] | null = null
-  private oneWordTitles: Bitmap | null = null
+  private readonly titleLengths = new Map<number, Bitmap>()
   private readonly maxima = new Map<string, number>()
   private readonly typos = new Map<string, TypoNeighbour[]>()
 
@@ -67,17 +67,19 @@ export class ReaderStatics {
   }
 
   /**
-   * Docs whose title is one token (deleted docs included): the only docs a one-word query can give
-   * the exact-title bonus, which one-word pruning bounds separately.
+   * Docs whose title has exactly `tokens` tokens (deleted docs included): the only docs a query of
+   * that many words can give the exact-title bonus, which candidate pruning bounds separately.
    */
-  oneTokenTitles(): Bitmap {
-    if (this.oneWordTitles === null) {
+  titlesOfLength(tokens: number): Bitmap {
+    let docs = this.titleLengths.get(tokens)
+    if (docs === undefined) {
       const { norms, numDocs } = this.reader
-      const docs: number[] = []
-      for (let d = 0; d < numDocs; d++) if (norms[d * NUM_TEXT_GROUPS] === 1) docs.push(d)
-      this.oneWordTitles = Bitmap.fromSorted(docs)
+      const ids: number[] = []
+      for (let d = 0; d < numDocs; d++) if (norms[d * NUM_TEXT_GROUPS] === tokens) ids.push(d)
+      docs = Bitmap.fromSorted(ids)
+      this.titleLengths.set(tokens, docs)
     }
-    return this.oneWordTitles
+    return docs
   }
 
   /** Docs with an active_from/active_to window (checked against nowMs per request). */

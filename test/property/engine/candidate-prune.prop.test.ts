@@ -1,6 +1,6 @@
-// One-word candidate pruning (src/engine/one-word-prune.ts) must not change a window: a small
-// window (pruned: the hits outnumber it) equals the head of the full ranking (never pruned), scores
-// and order included, for one-word queries typed as prefixes, with ranking signals and prefer.
+// Candidate pruning (src/engine/candidate-prune.ts) must not change a window: a small window
+// (pruned: the hits outnumber it) equals the head of the full ranking (never pruned), scores, exact
+// flags and order included, for queries typed as prefixes, with ranking signals and prefer.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import type { Engine, EngineSearchRequest } from '@/engine/index.ts'
@@ -8,6 +8,7 @@ import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpu
 import { BRANDS, GEO_CENTER, WORDS } from './arbitraries.ts'
 
 const PREFIXES = ['s', 'sh', 'shoe', 'r', 'ru', 'run', 'j', 'ja', 'b', 'ba', 'w', 'd', 'g', 'h', 'l', 'a', 'n', 'z', 'rtx', '4', 'red', 'acme', 'jackets', 'batery']
+const FIRST_WORDS = ['', '', 'red ', 'shoe ', 'acme ', 'running ', 'lamp red ', 'rtx-4090 ', 'jackt ']
 
 /** Many objects (pruning needs many hits per window slot) with titles of 1–3 words, some single-word. */
 const bigCatalogArb = fc
@@ -40,10 +41,10 @@ function scoredKeys(engine: Engine, partial: Partial<EngineSearchRequest>): [str
   return r.hits.map((h, i) => [h.docKey, h.score, r.exactByHit[i]!])
 }
 
-describe('one-word pruning', () => {
-  test('a small window equals the head of the full ranking for one-word prefix queries', () => {
+describe('candidate pruning', () => {
+  test('a small window equals the head of the full ranking for queries typed as prefixes', () => {
     const optionsArb = fc.record({
-      q: fc.constantFrom(...PREFIXES),
+      q: fc.tuple(fc.constantFrom(...FIRST_WORDS), fc.constantFrom(...PREFIXES)).map(([a, b]) => a + b),
       k: fc.integer({ min: 1, max: 4 }),
       prefixLast: fc.boolean(),
       fuzzy: fc.boolean(),

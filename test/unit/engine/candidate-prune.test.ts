@@ -1,12 +1,12 @@
-// One-word candidate pruning (src/engine/one-word-prune.ts) on curated catalogs where a wrong bound
-// would lose the best hit; the general law is in test/property/engine/one-word-prune.prop.test.ts.
+// Candidate pruning (src/engine/candidate-prune.ts) on curated catalogs where a wrong bound would
+// lose the best hit; the general law is in test/property/engine/candidate-prune.prop.test.ts.
 import { describe, expect, test } from 'bun:test'
 import { buildEngine, obj, req } from '../../support/corpus.ts'
 
 /** Many weaker hits, so a window of 1 is pruned (description-only mentions). */
 const filler = Array.from({ length: 20 }, (_, i) => obj(`f${i}`, { title: `lamp ${i}`, description: 'shoe shoes' }))
 
-describe('one-word pruning', () => {
+describe('candidate pruning', () => {
   test('a low signal factor lowers the bound it sets: an unavailable exact title does not hide a stemmed one', () => {
     // "shoe" (exact, weight 1) is unavailable (× 0.5); "shoes" (stem, weight 0.9) is available, so it wins.
     const e = buildEngine([
@@ -26,5 +26,21 @@ describe('one-word pruning', () => {
     const full = e.search(req({ ...r, size: 1000 })).hits
     expect(full[0]!.identity).toBe('preferred')
     expect(e.search(req({ ...r, size: 1 })).hits).toEqual(full.slice(0, 1))
+  })
+})
+
+describe('candidate pruning, several words', () => {
+  test('the other words count in the bound: a common completion scored high by the first word is not cut off', () => {
+    // "s" expands to the rare "s1" (high bound) and the common "shoe" (low bound); "zed" in a title
+    // lifts the shoe over the description-only zed of the s1 hits.
+    const e = buildEngine([
+      obj('title-zed', { title: 'zed shoe lamp' }),
+      obj('s1-a', { title: 's1 lamp desk', description: 'zed garden hose wool' }),
+      obj('s1-b', { title: 's1 desk lamp', description: 'zed garden hose wool' }),
+      ...Array.from({ length: 40 }, (_, i) => obj(`shoe${i}`, { title: `shoe lamp ${i}` })),
+    ])
+    const full = e.search(req({ q: 'zed s', prefixLast: true, size: 1000 })).hits
+    expect(full[0]!.identity).toBe('title-zed')
+    expect(e.search(req({ q: 'zed s', prefixLast: true, size: 1 })).hits).toEqual(full.slice(0, 1))
   })
 })

@@ -1,0 +1,236 @@
+/**
+ * Candidate pruning for a text query whose one word of many expansions matches many hits (a short
+ * autocomplete prefix: "s" reaches most of a 1M catalog through 64 expansions, "findor s" 100K).
+ * Scoring every hit walks every expansion's postings; only the window's k hits are kept. This step
+ * finds a small candidate set that surely holds the top k, which the caller then scores exactly as
+ * usual (same code, same floats, same order).
+ *
+ * A hit's score is (Σ_w wordScore_w(d)) × bonus(d) × signals(d) × prefer(d). The pruned word p scores
+ * max_e s_e(d), and s_e never exceeds UB_e = weight · idf · (k1 + 1); any other word never exceeds
+ * U_w (its best expansion's or its parts' bound); bonus × signals × prefer never exceeds C. The
+ * expansions of p are walked by UB_e descending:
+ *
+ *   θ             the k-th best EXACT score among docs scored so far (the caller's scorer on the few
+ *                 best docs of each walked expansion): k distinct docs reach it
+ *   stop          once (UB_e + Σ U_w) × C < θ: a doc reached only by the remaining expansions
+ *                 cannot reach θ
+ *   candidates    docs with (s_e(d) + Σ U_w) × C ≥ θ for some walked e
+ *
+ * A doc outside the candidates scores below θ, so k docs beat it: it cannot be in the window. Only a
+ * title of exactly W tokens can earn the exact-title bonus: when few hits have one, they are
+ * candidates outright and C is taken without that bonus.
+ */
+import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, RankCursor, type SegmentReader } from '@/index/index.ts'
+import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
+import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
+import type { IndexView, SegmentState } from './index-view.ts'
+
+/** Pruning is tried only when the hits outnumber the window by this much. */
+export const PRUNE_MIN_HITS_PER_K = 2
+/** Titles of exactly W tokens among the hits are kept as candidates outright up to this many. */
+const EXACT_LENGTH_TITLES_KEPT = 4096
+/** Slack for rounding: bounds and scores multiply the same factors in other orders. */
+const ROUNDING_SLACK = 1 + 1e-9
+
+/** What the caller provides: the bound of the other factors, exact scoring, the window's threshold. */
+export interface PruneContext {
+  /** Upper bound of signals(d) × prefer(d) over the segment. */
+  factorBound: number
+  /** Exact final scores (text × prefer × signals, as ranked) of `docs` (ascending, among the hits) into `out`. */
+  exactScores: (docs: Uint32Array, out: Float64Array) => void
+  /** The window's current k-th best score from earlier segments (-Infinity when not full). */
+  threshold: number
+}
+
+/** One expansion of the pruned word in the segment. */
+interface PruneTerm {
+  ord: number
+  weight: number
+  ub: number
+}
+
+const bm25 = new Bm25fTable()
+const cursor = new BitmapCursor()
+const ranks = new RankCursor()
+let denseHits = new Uint32Array(0)
+const batch = new Uint32Array(512)
+let candDocs = new Uint32Array(1024)
+let candScores = new Float64Array(1024)
+
+/** The hits as a dense bit set over the segment's docs (a reused buffer). */
+function denseOf(hits: Bitmap, numDocs: number): Uint32Array {
+  const words = Math.ceil(numDocs / 32)
+  if (denseHits.length < words) denseHits = new Uint32Array(words)
+  const dense = denseHits.subarray(0, words)
+  dense.fill(0)
+  hits.orIntoDenseWords(dense)
+  return dense
+}
+
+function addCandidate(n: number, doc: number, score: number): number {
+  if (n === candDocs.length) {
+    const docs = new Uint32Array(n * 2)
+    docs.set(candDocs)
+    candDocs = docs
+    const scores = new Float64Array(n * 2)
+    scores.set(candScores)
+    candScores = scores
+  }
+  candDocs[n] = doc
+  candScores[n] = score
+  return n + 1
+}
+
+/**
+ * The largest text bonus of W words (all in the title, side by side, matched exactly) over titles of
+ * exactly W tokens (`exactLength`) or of any other length.
+ */
+function maxBonus(W: number, exactLength: boolean): number {
+  const masks = new Uint32Array(W)
+  for (let i = 0; i < W; i++) masks[i] = i < 32 ? 1 << i : 0
+  if (exactLength) return textBonusFactor(masks, 0, W, W, true)
+  let max = 0
+  for (let len = 0; len < 256; len++) if (len !== W) max = Math.max(max, textBonusFactor(masks, 0, W, len, true))
+  return max
+}
+
+/** Upper bound of a word's score: its best expansion's, or its all-parts alternative's. */
+function wordBound(view: IndexView, w: WordPlan): number {
+  let u = 0
+  for (const e of w.expansions) u = Math.max(u, e.weight * idf(view.numDocs, view.df(e.term)) * (BM25_K1 + 1))
+  if (w.parts !== null) {
+    let sum = 0
+    for (const p of w.parts) sum += ((MATCH_WEIGHT.parts * idf(view.numDocs, view.df(p))) / w.parts.length) * (BM25_K1 + 1)
+    u = Math.max(u, sum)
+  }
+  return u
+}
+
+/** The k best (score, doc) pairs of one expansion's walk, by score (docs distinct within a walk). */
+class BestDocs {
+  scores: number[] = []
+  docs: number[] = []
+  constructor(private readonly k: number) {}
+  reset(): void {
+    this.scores.length = 0
+    this.docs.length = 0
+  }
+  /** The k-th best score so far (-Infinity while fewer than k). */
+  min(): number {
+    return this.scores.length < this.k ? -Infinity : this.scores[this.scores.length - 1]!
+  }
+  push(score: number, doc: number): void {
+    if (score <= this.min()) return
+    // k is the window (at most a few hundred): insertion into a sorted list.
+    let i = this.scores.length
+    if (i === this.k) i--
+    while (i > 0 && this.scores[i - 1]! < score) {
+      this.scores[i] = this.scores[i - 1]!
+      this.docs[i] = this.docs[i - 1]!
+      i--
+    }
+    this.scores[i] = score
+    this.docs[i] = doc
+  }
+}
+
+/**
+ * The candidates among `hits` (one segment) that surely hold the top `k`, or null when pruning does
+ * not apply (no word with several expansions and no parts, few hits).
+ */
+export function pruneCandidates(view: IndexView, seg: SegmentState, words: readonly WordPlan[], hits: Bitmap, k: number, ctx: PruneContext): Bitmap | null {
+  const W = words.length
+  const h = hits.size
+  if (W === 0 || W > 32 || k <= 0 || h <= k * PRUNE_MIN_HITS_PER_K) return null
+  // The pruned word: the one with the most expansions (the prefix being typed), without parts.
+  let p = 0
+  for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
+  if (words[p]!.parts !== null) return null
+  const r: SegmentReader = seg.reader
+  let others = 0
+  for (let w = 0; w < W; w++) if (w !== p) others += wordBound(view, words[w]!)
+  const terms: PruneTerm[] = words[p]!.expansions
+    .map((e) => {
+      const weight = e.weight * idf(view.numDocs, view.df(e.term))
+      return { ord: r.termOrd(e.term), weight, ub: weight * (BM25_K1 + 1) }
+    })
+    .filter((t) => t.ord >= 0)
+    .sort((a, b) => b.ub - a.ub)
+
+  let n = 0
+  const exactLength = seg.statics.titlesOfLength(W).and(hits)
+  const keepExactLength = exactLength.size <= EXACT_LENGTH_TITLES_KEPT
+  if (keepExactLength) {
+    const ids = exactLength.toArray()
+    for (let i = 0; i < ids.length; i++) n = addCandidate(n, ids[i]!, Infinity)
+  }
+  const C = Math.max(maxBonus(W, false), keepExactLength ? 0 : maxBonus(W, true)) * ctx.factorBound * ROUNDING_SLACK
+
+  // θ from exact scores of distinct docs.
+  const scored = new Set<number>()
+  const exact = new BestDocs(k)
+  let theta = ctx.threshold
+  const raiseTheta = (best: BestDocs): void => {
+    const fresh = best.docs.filter((d) => !scored.has(d)).sort((a, b) => a - b)
+    if (fresh.length === 0) return
+    const docs = Uint32Array.from(fresh)
+    const out = new Float64Array(docs.length)
+    ctx.exactScores(docs, out)
+    for (let i = 0; i < docs.length; i++) {
+      scored.add(docs[i]!)
+      exact.push(out[i]!, docs[i]!)
+    }
+    theta = Math.max(theta, exact.min())
+  }
+
+  bm25.prepare(view.invAvgLen)
+  const { classes, norms, payload } = r
+  const best = new BestDocs(k)
+  let hitDocs: Uint32Array | null = null
+  let dense: Uint32Array | null = null
+  for (const t of terms) {
+    if ((t.ub + others) * C < theta) break
+    const start = r.payloadStart[t.ord]!
+    const docs = r.termDocs(t.ord)
+    // A doc of this expansion is a candidate when its score reaches `floor` (θ may only rise).
+    const floor = theta / C - others
+    if (r.termDf[t.ord]! >= h) {
+      // Walk the hits, ranked among the term's docs.
+      hitDocs ??= hits.toArray()
+      ranks.reset(docs)
+      for (let i = 0; i < hitDocs.length; i++) {
+        const doc = hitDocs[i]!
+        const rank = ranks.rankOf(doc)
+        if (rank < 0) continue
+        const s = t.weight * bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc)
+        if (s < floor) continue
+        n = addCandidate(n, doc, s)
+        if (s > best.min()) best.push(s, doc)
+      }
+    } else {
+      // Walk the term's docs in batches, keeping those among the hits.
+      dense ??= denseOf(hits, r.numDocs)
+      cursor.reset(docs)
+      let entry = start
+      for (let got = cursor.nextBatch(batch); got > 0; got = cursor.nextBatch(batch)) {
+        for (let i = 0; i < got; i++, entry++) {
+          const doc = batch[i]!
+          if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
+          const s = t.weight * bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc)
+          if (s < floor) continue
+          n = addCandidate(n, doc, s)
+          if (s > best.min()) best.push(s, doc)
+        }
+      }
+    }
+    raiseTheta(best)
+    best.reset()
+  }
+  // Keep the candidates that reach the final θ, once each, ascending.
+  let m = 0
+  for (let i = 0; i < n; i++) if ((candScores[i]! + others) * C >= theta) candDocs[m++] = candDocs[i]!
+  const kept = candDocs.subarray(0, m).sort()
+  let u = 0
+  for (let i = 0; i < m; i++) if (u === 0 || kept[u - 1] !== kept[i]) kept[u++] = kept[i]!
+  return Bitmap.fromSorted(kept.subarray(0, u))
+}
