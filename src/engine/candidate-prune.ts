@@ -29,6 +29,8 @@ import type { IndexView, SegmentState } from './index-view.ts'
 export const PRUNE_MIN_HITS_PER_K = 2
 /** Titles of exactly W tokens among the hits are kept as candidates outright up to this many. */
 const EXACT_LENGTH_TITLES_KEPT = 4096
+/** Pruning is abandoned once this share of the hits are candidates. */
+const GIVE_UP_SHARE = 0.5
 /** Slack for rounding: bounds and scores multiply the same factors in other orders. */
 const ROUNDING_SLACK = 1 + 1e-9
 
@@ -225,6 +227,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     }
     raiseTheta(best)
     best.reset()
+    // Most hits are candidates: scoring them all beats walking on.
+    if (n > h * GIVE_UP_SHARE) return null
   }
   // Keep the candidates that reach the final θ, once each, ascending.
   let m = 0

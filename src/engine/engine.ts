@@ -224,9 +224,9 @@ export class Engine {
   /** Universe, fixed filters and `f` groups of one segment. */
   private filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[]): SegmentRun {
     let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
+    if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
     const hidden = seg.hiddenAt(req.nowMs)
     if (hidden !== null) base = base.andNot(hidden)
-    if (typeLeaf !== null) base = evalLeaf(seg.reader, typeLeaf, base).and(base)
     const parts = [base]
     for (const node of must) parts.push(evalFilter(seg.reader, node, base))
     const fixed = parts.length > 1 ? andSmallestFirst(parts) : base

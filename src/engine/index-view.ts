@@ -12,6 +12,8 @@ import { readerStatics, type ReaderStatics } from './reader-statics.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
 const FUZZY_CACHE_MAX = 10_000
+/** Most cached type universes per segment and generation (the cache is dropped when full). */
+const TYPE_UNIVERSE_CACHE_MAX = 64
 /** Most cached prefix expansions per generation (the cache is dropped when full). */
 const PREFIX_CACHE_MAX = 10_000
 
@@ -33,6 +35,7 @@ export class SegmentState {
   readonly deleted: Bitmap | null
   private collapsed: Bitmap | null = null
   private variant: Bitmap | null = null
+  private readonly typeDocs = new Map<string, Bitmap>()
 
   constructor(ordinal: number, seg: EngineSegment) {
     this.ordinal = ordinal
@@ -51,6 +54,21 @@ export class SegmentState {
   get variantUniverse(): Bitmap {
     if (this.variant === null) this.variant = this.alive(this.statics.variantBase())
     return this.variant
+  }
+
+  /**
+   * Alive docs of one type (collapsed or variant universe), before the active-window check: every
+   * type of an autocomplete request and most searches start here. Cached; shared: do not mutate.
+   */
+  typeUniverse(type: string, variants: boolean, compute: (universe: Bitmap) => Bitmap): Bitmap {
+    const key = `${variants ? 1 : 0}:${type}`
+    let docs = this.typeDocs.get(key)
+    if (docs === undefined) {
+      docs = compute(variants ? this.variantUniverse : this.collapsedUniverse)
+      if (this.typeDocs.size >= TYPE_UNIVERSE_CACHE_MAX) this.typeDocs.clear()
+      this.typeDocs.set(key, docs)
+    }
+    return docs
   }
 
   private alive(base: Bitmap): Bitmap {
