@@ -6,15 +6,15 @@
  * usual (same code, same floats, same order).
  *
  * A hit's score is (Σ_w wordScore_w(d)) × bonus(d) × signals(d) × prefer(d). The pruned word p scores
- * max_e s_e(d), and s_e never exceeds UB_e = weight · idf · (k1 + 1); any other word never exceeds
- * U_w (its best expansion's or its parts' bound); bonus × signals × prefer never exceeds C. The
- * expansions of p are walked by UB_e descending:
+ * max_e s_e(d), and s_e never exceeds UB_e = weight · idf · (k1 + 1). The other words are scored
+ * exactly per hit, o(d) (a word with an all-parts alternative counts with its bound instead);
+ * bonus × signals × prefer never exceeds C. The expansions of p are walked by UB_e descending:
  *
  *   θ             the k-th best EXACT score among docs scored so far (the caller's scorer on the few
  *                 best docs of each walked expansion): k distinct docs reach it
- *   stop          once (UB_e + Σ U_w) × C < θ: a doc reached only by the remaining expansions
+ *   stop          once (UB_e + max o) × C < θ: a doc reached only by the remaining expansions
  *                 cannot reach θ
- *   candidates    docs with (s_e(d) + Σ U_w) × C ≥ θ for some walked e
+ *   candidates    docs with (s_e(d) + o(d)) × C ≥ θ for some walked e
  *
  * A doc outside the candidates scores below θ, so k docs beat it: it cannot be in the window. Only a
  * title of exactly W tokens can earn the exact-title bonus: when few hits have one, they are
@@ -56,6 +56,8 @@ const cursor = new BitmapCursor()
 const ranks = new RankCursor()
 let denseHits = new Uint32Array(0)
 const batch = new Uint32Array(512)
+let docValues = new Float64Array(0)
+let docScratch = new Float64Array(0)
 let candDocs = new Uint32Array(1024)
 let candScores = new Float64Array(1024)
 
@@ -149,15 +151,40 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
   if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
+  bm25.prepare(view.invAvgLen)
+  const walker = new TermWalker(r, hits)
+  const termsOf = (w: WordPlan): PruneTerm[] =>
+    w.expansions
+      .map((e) => {
+        const weight = e.weight * idf(view.numDocs, view.df(e.term))
+        return { ord: r.termOrd(e.term), weight, ub: weight * (BM25_K1 + 1) }
+      })
+      .filter((t) => t.ord >= 0)
+
+  // The other words: exact per-doc word scores (`other[doc]`, summed) when they have no parts
+  // alternative, else their bound (`others`).
   let others = 0
-  for (let w = 0; w < W; w++) if (w !== p) others += wordBound(view, words[w]!)
-  const terms: PruneTerm[] = words[p]!.expansions
-    .map((e) => {
-      const weight = e.weight * idf(view.numDocs, view.df(e.term))
-      return { ord: r.termOrd(e.term), weight, ub: weight * (BM25_K1 + 1) }
+  for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts !== null) others += wordBound(view, words[w]!)
+  let otherMax = 0
+  const exactOthers = words.some((w, i) => i !== p && w.parts === null)
+  const other = exactOthers ? walker.docValues() : null
+  if (other !== null) {
+    const cur = walker.docScratch()
+    for (let w = 0; w < W; w++) {
+      if (w === p || words[w]!.parts !== null) continue
+      for (const t of termsOf(words[w]!)) walker.walk(t, (doc, s) => {
+        if (s > cur[doc]!) cur[doc] = s
+      })
+      walker.forEachHit((doc) => {
+        other[doc]! += cur[doc]!
+        cur[doc] = 0
+      })
+    }
+    walker.forEachHit((doc) => {
+      if (other[doc]! > otherMax) otherMax = other[doc]!
     })
-    .filter((t) => t.ord >= 0)
-    .sort((a, b) => b.ub - a.ub)
+  }
+  const terms = termsOf(words[p]!).sort((a, b) => b.ub - a.ub)
 
   let n = 0
   const exactLength = seg.statics.titlesOfLength(W).and(hits)
@@ -185,46 +212,17 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     theta = Math.max(theta, exact.min())
   }
 
-  bm25.prepare(view.invAvgLen)
-  const { classes, norms, payload } = r
   const best = new BestDocs(k)
-  let hitDocs: Uint32Array | null = null
-  let dense: Uint32Array | null = null
   for (const t of terms) {
-    if ((t.ub + others) * C < theta) break
-    const start = r.payloadStart[t.ord]!
-    const docs = r.termDocs(t.ord)
-    // A doc of this expansion is a candidate when its score reaches `floor` (θ may only rise).
+    if ((t.ub + others + otherMax) * C < theta) break
+    // A doc is a candidate when its text sum reaches `floor` (θ may only rise, so this stays safe).
     const floor = theta / C - others
-    if (r.termDf[t.ord]! >= h) {
-      // Walk the hits, ranked among the term's docs.
-      hitDocs ??= hits.toArray()
-      ranks.reset(docs)
-      for (let i = 0; i < hitDocs.length; i++) {
-        const doc = hitDocs[i]!
-        const rank = ranks.rankOf(doc)
-        if (rank < 0) continue
-        const s = t.weight * bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc)
-        if (s < floor) continue
-        n = addCandidate(n, doc, s)
-        if (s > best.min()) best.push(s, doc)
-      }
-    } else {
-      // Walk the term's docs in batches, keeping those among the hits.
-      dense ??= denseOf(hits, r.numDocs)
-      cursor.reset(docs)
-      let entry = start
-      for (let got = cursor.nextBatch(batch); got > 0; got = cursor.nextBatch(batch)) {
-        for (let i = 0; i < got; i++, entry++) {
-          const doc = batch[i]!
-          if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
-          const s = t.weight * bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc)
-          if (s < floor) continue
-          n = addCandidate(n, doc, s)
-          if (s > best.min()) best.push(s, doc)
-        }
-      }
-    }
+    walker.walk(t, (doc, s) => {
+      const sum = other === null ? s : s + other[doc]!
+      if (sum < floor) return
+      n = addCandidate(n, doc, sum)
+      if (sum > best.min()) best.push(sum, doc)
+    })
     raiseTheta(best)
     best.reset()
     // Most hits are candidates: scoring them all beats walking on.
@@ -237,4 +235,71 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   let u = 0
   for (let i = 0; i < m; i++) if (u === 0 || kept[u - 1] !== kept[i]) kept[u++] = kept[i]!
   return Bitmap.fromSorted(kept.subarray(0, u))
+}
+
+/**
+ * Walks one term's (hit, entry) pairs of a segment, the smaller side first: the hits ranked among
+ * the term's docs, or the term's docs in batches filtered by a dense bit set of the hits. Per-doc
+ * buffers are reused across requests (one search at a time per thread).
+ */
+class TermWalker {
+  private hitDocs: Uint32Array | null = null
+  private dense: Uint32Array | null = null
+
+  constructor(
+    private readonly r: SegmentReader,
+    private readonly hits: Bitmap,
+  ) {}
+
+  private docs(): Uint32Array {
+    this.hitDocs ??= this.hits.toArray()
+    return this.hitDocs
+  }
+
+  forEachHit(fn: (doc: number) => void): void {
+    const docs = this.docs()
+    for (let i = 0; i < docs.length; i++) fn(docs[i]!)
+  }
+
+  /** A per-doc value buffer, zero at every hit. */
+  docValues(): Float64Array {
+    if (docValues.length < this.r.numDocs) docValues = new Float64Array(this.r.numDocs)
+    this.forEachHit((doc) => (docValues[doc] = 0))
+    return docValues
+  }
+
+  /** A second per-doc buffer, zero at every hit. */
+  docScratch(): Float64Array {
+    if (docScratch.length < this.r.numDocs) docScratch = new Float64Array(this.r.numDocs)
+    this.forEachHit((doc) => (docScratch[doc] = 0))
+    return docScratch
+  }
+
+  /** Calls `visit(doc, score)` for every hit in term `t`'s docs (score = weight × BM25F tf part). */
+  walk(t: PruneTerm, visit: (doc: number, score: number) => void): void {
+    const r = this.r
+    const { classes, norms, payload } = r
+    const start = r.payloadStart[t.ord]!
+    const docs = r.termDocs(t.ord)
+    if (r.termDf[t.ord]! >= this.hits.size) {
+      const hitDocs = this.docs()
+      ranks.reset(docs)
+      for (let i = 0; i < hitDocs.length; i++) {
+        const doc = hitDocs[i]!
+        const rank = ranks.rankOf(doc)
+        if (rank >= 0) visit(doc, t.weight * bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc))
+      }
+      return
+    }
+    this.dense ??= denseOf(this.hits, r.numDocs)
+    const dense = this.dense
+    cursor.reset(docs)
+    let entry = start
+    for (let got = cursor.nextBatch(batch); got > 0; got = cursor.nextBatch(batch)) {
+      for (let i = 0; i < got; i++, entry++) {
+        const doc = batch[i]!
+        if ((dense[doc >>> 5]! & (1 << (doc & 31))) !== 0) visit(doc, t.weight * bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc))
+      }
+    }
+  }
 }

@@ -8,7 +8,7 @@ import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpu
 import { BRANDS, GEO_CENTER, WORDS } from './arbitraries.ts'
 
 const PREFIXES = ['s', 'sh', 'shoe', 'r', 'ru', 'run', 'j', 'ja', 'b', 'ba', 'w', 'd', 'g', 'h', 'l', 'a', 'n', 'z', 'rtx', '4', 'red', 'acme', 'jackets', 'batery']
-const FIRST_WORDS = ['', '', 'red ', 'shoe ', 'acme ', 'running ', 'lamp red ', 'rtx-4090 ', 'jackt ']
+const FIRST_WORDS = ['', '', 'red ', 'shoe ', 'shoes ', 'jackets ', 'acme ', 'running ', 'lamp red ', 'shoe red ', 'wool jacket ', 'rtx-4090 ', 'jackt ']
 
 /** Many objects (pruning needs many hits per window slot) with titles of 1–3 words, some single-word. */
 const bigCatalogArb = fc

@@ -34,13 +34,31 @@ describe('candidate pruning, several words', () => {
     // "s" expands to the rare "s1" (high bound) and the common "shoe" (low bound); "zed" in a title
     // lifts the shoe over the description-only zed of the s1 hits.
     const e = buildEngine([
-      obj('title-zed', { title: 'zed shoe lamp' }),
+      obj('title-zed', { title: 'zed shoe zed' }),
       obj('s1-a', { title: 's1 lamp desk', description: 'zed garden hose wool' }),
       obj('s1-b', { title: 's1 desk lamp', description: 'zed garden hose wool' }),
       ...Array.from({ length: 40 }, (_, i) => obj(`shoe${i}`, { title: `shoe lamp ${i}` })),
+      ...Array.from({ length: 8 }, (_, i) => obj(`s1-${i}`, { title: `s1 garden ${i}` })),
+      // Weak hits, so most hits are no candidates and pruning goes on.
+      ...Array.from({ length: 10 }, (_, i) => obj(`weak${i}`, { title: `lamp shoe desk ${i}`, description: 'wool zed' })),
     ])
     const full = e.search(req({ q: 'zed s', prefixLast: true, size: 1000 })).hits
     expect(full[0]!.identity).toBe('title-zed')
     expect(e.search(req({ q: 'zed s', prefixLast: true, size: 1 })).hits).toEqual(full.slice(0, 1))
+  })
+})
+
+describe('candidate pruning, a word with parts', () => {
+  test('a product code beside the prefix counts with its bound', () => {
+    // "rtx-4090" has an all-parts alternative (rtx + 4090), so it is bounded rather than scored per doc.
+    const e = buildEngine([
+      obj('code-shoe', { title: 'RTX-4090', description: 'shoe' }),
+      obj('shoe-code', { title: 'shoe shoe shoe', description: 'RTX-4090' }),
+      obj('code-shoes', { title: 'RTX-4090', description: 'shoes' }),
+      ...Array.from({ length: 27 }, (_, i) => obj(`x${i}`, { title: `lamp desk ${i}`, description: 'wool' })),
+    ])
+    const full = e.search(req({ q: 'rtx-4090 s', prefixLast: true, size: 1000 })).hits
+    expect(full.length).toBe(3)
+    expect(e.search(req({ q: 'rtx-4090 s', prefixLast: true, size: 1 })).hits).toEqual(full.slice(0, 1))
   })
 })
