@@ -3,6 +3,10 @@
 import { describe, expect, test } from 'bun:test'
 import { buildEngine, obj, req } from '../../support/corpus.ts'
 
+/** Words starting with "s": with another word, pruning needs a prefix of many expansions. */
+const sWords = ['sofa', 'soft', 'sock', 'sole', 'solar', 'sonic', 'sound', 'spade', 'spoon']
+const sFiller = sWords.map((w, i) => obj(`sw${i}`, { title: `${w} garden` }))
+
 /** Many weaker hits, so a window of 1 is pruned (description-only mentions). */
 const filler = Array.from({ length: 20 }, (_, i) => obj(`f${i}`, { title: `lamp ${i}`, description: 'shoe shoes' }))
 
@@ -41,6 +45,7 @@ describe('candidate pruning, several words', () => {
       ...Array.from({ length: 8 }, (_, i) => obj(`s1-${i}`, { title: `s1 garden ${i}` })),
       // Weak hits, so most hits are no candidates and pruning goes on.
       ...Array.from({ length: 10 }, (_, i) => obj(`weak${i}`, { title: `lamp shoe desk ${i}`, description: 'wool zed' })),
+      ...sFiller,
     ])
     const full = e.search(req({ q: 'zed s', prefixLast: true, size: 1000 })).hits
     expect(full[0]!.identity).toBe('title-zed')
@@ -56,6 +61,7 @@ describe('candidate pruning, a word with parts', () => {
       obj('shoe-code', { title: 'shoe shoe shoe', description: 'RTX-4090' }),
       obj('code-shoes', { title: 'RTX-4090', description: 'shoes' }),
       ...Array.from({ length: 27 }, (_, i) => obj(`x${i}`, { title: `lamp desk ${i}`, description: 'wool' })),
+      ...sFiller,
     ])
     const full = e.search(req({ q: 'rtx-4090 s', prefixLast: true, size: 1000 })).hits
     expect(full.length).toBe(3)
