@@ -1,6 +1,7 @@
 // What's measured: where a worker's time goes for one uncached /autocomplete/v2 keystroke,
-//   in-process on one thread: the engine searches (one per requested type), the whole worker task
-//   (engine + fetching and rendering the hits from SQLite) and JSON.stringify, by keystroke bucket.
+//   in-process on one thread: the whole worker task (one engine search per requested type, then
+//   fetching and rendering the hits from SQLite) in wall time and in process CPU time (which a
+//   busy shared machine inflates less), and JSON.stringify, by keystroke bucket.
 //   For CPU profiling: npx bun --cpu-prof-md --cpu-prof-dir=/tmp/ac-prof run bench/micro/autocomplete-path.profile.ts
 // Corpus model: a data dir made by search-path.profile.ts (BENCH_DATA_DIR, holds vocabulary.json);
 //   keystrokes from bench/http/autocomplete-cases.ts (the HTTP bench's queries, same seed).
@@ -40,17 +41,21 @@ const tasks = measured.map(taskOf)
 for (const t of warmup.map(taskOf)) runAutocomplete({ params: t.params, index: descriptor, nowMs: Date.now() }, store.catalog)
 
 const ms = (v: number) => (v < 1 ? v.toFixed(3) : v.toFixed(2))
-const byRound: { whole: number[]; stringify: number[] }[] = []
+const byRound: { whole: number[]; cpu: number[]; stringify: number[] }[] = []
 const buckets = new Map<string, number[]>()
 const slow: { ms: number; q: string; exact: number; partial: number; hits: number }[] = []
 let checksum = 0
 for (let round = 0; round < rounds; round++) {
   const whole: number[] = []
+  const cpu: number[] = []
   const stringify: number[] = []
   for (const t of tasks) {
+    const c0 = process.cpuUsage()
     const t0 = performance.now()
     const response = runAutocomplete({ params: t.params, index: descriptor, nowMs: Date.now() }, store.catalog)
     const t1 = performance.now()
+    const c1 = process.cpuUsage(c0)
+    cpu.push((c1.user + c1.system) / 1000)
     const json = JSON.stringify(response)
     const t2 = performance.now()
     checksum += json.length
@@ -63,14 +68,15 @@ for (let round = 0; round < rounds; round++) {
       slow.push({ ms: t1 - t0, q: t.q, exact: response.exact_match_hits_count, partial: response.partial_match_hits_count, hits: response.hits.length })
     }
   }
-  byRound.push({ whole, stringify })
+  byRound.push({ whole, cpu, stringify })
 }
 console.log(`${tasks.length} keystrokes × ${rounds} rounds (checksum ${checksum})`)
-console.log('| round | task p50 | task p95 | task p99 | task max | stringify p50 |')
-console.log('|---|---:|---:|---:|---:|---:|')
+console.log('| round | task p50 | task p95 | task p99 | task max | CPU p50 | CPU p99 | stringify p50 |')
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
 byRound.forEach((r, i) => {
   const s = stats(r.whole)
-  console.log(`| ${i === 0 ? 'cold' : i + 1} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${ms(stats(r.stringify).p50)} |`)
+  const c = stats(r.cpu)
+  console.log(`| ${i === 0 ? 'cold' : i + 1} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${ms(c.p50)} | ${ms(c.p99)} | ${ms(stats(r.stringify).p50)} |`)
 })
 console.log('\nCold round by keystroke bucket:\n')
 console.log('| bucket | n | p50 | p99 | max |')

@@ -64,6 +64,9 @@ let denseHits = new Uint32Array(0)
 const batch = new Uint32Array(512)
 let docValues = new Float64Array(0)
 let docScratch = new Float64Array(0)
+let walkDocs = new Uint32Array(0)
+let hitBuffer = new Uint32Array(0)
+let walkScores = new Float64Array(0)
 let candDocs = new Uint32Array(1024)
 let candScores = new Float64Array(1024)
 
@@ -180,17 +183,22 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     const cur = walker.docScratch()
     for (let w = 0; w < W; w++) {
       if (w === p || words[w]!.parts !== null) continue
-      for (const t of termsOf(words[w]!)) walker.walk(t, (doc, s) => {
-        if (s > cur[doc]!) cur[doc] = s
-      })
-      walker.forEachHit((doc) => {
+      for (const t of termsOf(words[w]!)) {
+        const got = walker.walk(t)
+        for (let i = 0; i < got; i++) {
+          const doc = walkDocs[i]!
+          if (walkScores[i]! > cur[doc]!) cur[doc] = walkScores[i]!
+        }
+      }
+      const hitDocs = walker.hitDocs()
+      for (let i = 0; i < hitDocs.length; i++) {
+        const doc = hitDocs[i]!
         other[doc]! += cur[doc]!
         cur[doc] = 0
-      })
+      }
     }
-    walker.forEachHit((doc) => {
-      if (other[doc]! > otherMax) otherMax = other[doc]!
-    })
+    const hitDocs = walker.hitDocs()
+    for (let i = 0; i < hitDocs.length; i++) if (other[hitDocs[i]!]! > otherMax) otherMax = other[hitDocs[i]!]!
   }
   const terms = termsOf(words[p]!).sort((a, b) => b.ub - a.ub)
 
@@ -235,18 +243,21 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   raiseTheta(Array.from(walker.firstHits(k)))
 
   const best = new BestDocs(k)
+  /** The walk's best docs that could still raise θ (exact scoring costs a lookup per expansion). */
+  const promising = (): number[] => best.docs.filter((_, i) => (best.scores[i]! + others) * C > theta)
   for (const t of terms) {
     if ((t.ub + others + otherMax) * C < theta) break
-    let visits = 0
-    walker.walk(t, (doc, s) => {
-      const sum = other === null ? s : s + other[doc]!
+    const got = walker.walk(t)
+    for (let i = 0; i < got; i++) {
+      const doc = walkDocs[i]!
+      const sum = other === null ? walkScores[i]! : walkScores[i]! + other[doc]!
       // Raise θ as the walk goes, so a long walk does not collect every doc tied near the top.
-      if (++visits % THETA_EVERY === 0) raiseTheta(best.docs)
-      if (cut((sum + others) * C, doc)) return
+      if (i % THETA_EVERY === THETA_EVERY - 1) raiseTheta(promising())
+      if (cut((sum + others) * C, doc)) continue
       n = addCandidate(n, doc, sum)
       if (sum > best.min()) best.push(sum, doc)
-    })
-    raiseTheta(best.docs)
+    }
+    raiseTheta(promising())
     best.reset()
     // Most hits are candidates: scoring them all beats walking on.
     if (n > h * GIVE_UP_SHARE) return null
@@ -266,7 +277,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
  * buffers are reused across requests (one search at a time per thread).
  */
 class TermWalker {
-  private hitDocs: Uint32Array | null = null
+  private hitList: Uint32Array | null = null
   private dense: Uint32Array | null = null
 
   constructor(
@@ -275,8 +286,18 @@ class TermWalker {
   ) {}
 
   private docs(): Uint32Array {
-    this.hitDocs ??= this.hits.toArray()
-    return this.hitDocs
+    if (this.hitList === null) {
+      const h = this.hits.size
+      if (hitBuffer.length < h) hitBuffer = new Uint32Array(Math.max(h, hitBuffer.length * 2))
+      this.hitList = hitBuffer.subarray(0, h)
+      this.hits.fillArray(this.hitList)
+    }
+    return this.hitList
+  }
+
+  /** The hits, ascending. */
+  hitDocs(): Uint32Array {
+    return this.docs()
   }
 
   /** The first `k` hits (lowest addresses). */
@@ -284,40 +305,52 @@ class TermWalker {
     return this.docs().subarray(0, k)
   }
 
-  forEachHit(fn: (doc: number) => void): void {
-    const docs = this.docs()
-    for (let i = 0; i < docs.length; i++) fn(docs[i]!)
-  }
 
   /** A per-doc value buffer, zero at every hit. */
   docValues(): Float64Array {
     if (docValues.length < this.r.numDocs) docValues = new Float64Array(this.r.numDocs)
-    this.forEachHit((doc) => (docValues[doc] = 0))
+    const hits = this.docs()
+    for (let i = 0; i < hits.length; i++) docValues[hits[i]!] = 0
     return docValues
   }
 
   /** A second per-doc buffer, zero at every hit. */
   docScratch(): Float64Array {
     if (docScratch.length < this.r.numDocs) docScratch = new Float64Array(this.r.numDocs)
-    this.forEachHit((doc) => (docScratch[doc] = 0))
+    const hits = this.docs()
+    for (let i = 0; i < hits.length; i++) docScratch[hits[i]!] = 0
     return docScratch
   }
 
-  /** Calls `visit(doc, score)` for every hit in term `t`'s docs (score = weight × BM25F tf part). */
-  walk(t: PruneTerm, visit: (doc: number, score: number) => void): void {
+  /**
+   * Every hit in term `t`'s docs with its score (weight × BM25F tf part), into the shared buffers
+   * `walkDocs` / `walkScores` (ascending docs); returns how many. Buffers, not a callback: the
+   * loops stay monomorphic.
+   */
+  walk(t: PruneTerm): number {
     const r = this.r
     const { classes, norms, payload } = r
     const start = r.payloadStart[t.ord]!
     const docs = r.termDocs(t.ord)
-    if (r.termDf[t.ord]! > this.hits.size * RANKED_WALK_RATIO) {
+    const h = this.hits.size
+    if (walkDocs.length < h) {
+      walkDocs = new Uint32Array(Math.max(h, walkDocs.length * 2))
+      walkScores = new Float64Array(walkDocs.length)
+    }
+    const outDocs = walkDocs
+    const outScores = walkScores
+    let n = 0
+    if (r.termDf[t.ord]! > h * RANKED_WALK_RATIO) {
       const hitDocs = this.docs()
       ranks.reset(docs)
       for (let i = 0; i < hitDocs.length; i++) {
         const doc = hitDocs[i]!
         const rank = ranks.rankOf(doc)
-        if (rank >= 0) visit(doc, t.weight * bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc))
+        if (rank < 0) continue
+        outDocs[n] = doc
+        outScores[n++] = t.weight * bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc)
       }
-      return
+      return n
     }
     this.dense ??= denseOf(this.hits, r.numDocs)
     const dense = this.dense
@@ -326,8 +359,11 @@ class TermWalker {
     for (let got = cursor.nextBatch(batch); got > 0; got = cursor.nextBatch(batch)) {
       for (let i = 0; i < got; i++, entry++) {
         const doc = batch[i]!
-        if ((dense[doc >>> 5]! & (1 << (doc & 31))) !== 0) visit(doc, t.weight * bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc))
+        if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
+        outDocs[n] = doc
+        outScores[n++] = t.weight * bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc)
       }
     }
+    return n
   }
 }
