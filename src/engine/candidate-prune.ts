@@ -24,6 +24,7 @@ import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, RankCursor, type Segmen
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
+import { expansionWeight } from './text-match.ts'
 
 /** Pruning is tried only when the hits outnumber the window by this much. */
 export const PRUNE_MIN_HITS_PER_K = 2
@@ -110,7 +111,7 @@ function maxBonus(W: number, exactLength: boolean): number {
 /** Upper bound of a word's score: its best expansion's, or its all-parts alternative's. */
 function wordBound(view: IndexView, w: WordPlan): number {
   let u = 0
-  for (const e of w.expansions) u = Math.max(u, e.weight * idf(view.numDocs, view.df(e.term)) * (BM25_K1 + 1))
+  for (const e of w.expansions) u = Math.max(u, expansionWeight(view, w, e) * (BM25_K1 + 1))
   if (w.parts !== null) {
     let sum = 0
     for (const p of w.parts) sum += ((MATCH_WEIGHT.parts * idf(view.numDocs, view.df(p))) / w.parts.length) * (BM25_K1 + 1)
@@ -167,7 +168,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const termsOf = (w: WordPlan): PruneTerm[] =>
     w.expansions
       .map((e) => {
-        const weight = e.weight * idf(view.numDocs, view.df(e.term))
+        const weight = expansionWeight(view, w, e)
         return { ord: r.termOrd(e.term), weight, ub: weight * (BM25_K1 + 1) }
       })
       .filter((t) => t.ord >= 0)

@@ -16,11 +16,22 @@
  * The text score is Σ_w wordScore (query order) × the text bonuses. Nothing allocates per doc.
  */
 import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
-import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
+import { MATCH_WEIGHT, type Expansion, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 
 /** Docs of one term in a segment (a cached view: never mutate), or null when the segment lacks it. */
+/**
+ * The weight of one expansion of a word: its match weight times its idf, where the idf never
+ * exceeds the typed word's own. A rarer form of a common word ("notebooks" in 11 products beside
+ * "notebook" in 718) would otherwise outscore the word itself, so accessories named in the plural
+ * would outrank the products the shopper asked for.
+ */
+export function expansionWeight(view: IndexView, word: WordPlan, e: Expansion): number {
+  const typedDf = view.df(word.word.term)
+  return e.weight * idf(view.numDocs, Math.max(view.df(e.term), typedDf))
+}
+
 function termDocs(r: SegmentReader, term: string): Bitmap | null {
   const ord = r.termOrd(term)
   return ord < 0 ? null : r.termDocs(ord)
@@ -171,7 +182,7 @@ export function scoreHits(view: IndexView, seg: SegmentState, words: readonly Wo
     for (const e of word.expansions) {
       const ord = r.termOrd(e.term)
       if (ord < 0) continue
-      termWeight = e.weight * idf(view.numDocs, view.df(e.term))
+      termWeight = expansionWeight(view, word, e)
       termWord = w
       termExactBit = e.isExact ? 1 << w : 0
       visitTerm(r, ord, hits, hitDocs)
