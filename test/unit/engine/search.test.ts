@@ -95,6 +95,13 @@ describe('ranking', () => {
     expect(ids(e, { q: 'lamp', freshnessField: 'added' })).toEqual(['new', 'old', 'boosted'])
   })
 
+  test('a rare plural never outweighs the common word typed: its idf is capped at the word\'s', () => {
+    const notebooks = [1, 2, 3, 4, 5].map((i) => obj(`nb${i}`, { title: `Notebook model ${i}` }))
+    const e = buildEngine([...notebooks, obj('sleeve', { title: 'Sleeve for notebooks' })])
+    // "notebooks" is in one doc, "notebook" in five: uncapped, the sleeve's rare plural would win.
+    expect(ids(e, { q: 'notebook' }).at(-1)).toBe('sleeve')
+  })
+
   test('a typo match ranks below an exact match; stems slightly below exact', () => {
     const e = buildEngine([obj('typo', { title: 'Lamb' }), obj('exact', { title: 'Lamp' }), obj('plural', { title: 'Lamps' })])
     expect(ids(e, { q: 'lamp' })).toEqual(['exact', 'plural', 'typo'])
