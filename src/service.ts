@@ -81,7 +81,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   })
   const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheBytes: config.searchCacheMegabytes * 1_000_000, cacheTtlMs: 30_000, autocompleteCacheTtlMs: 60_000 })
 
-  const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger })
+  const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger, logServed: config.analyticsLog })
   const reports = new ReportsService(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush() })
 
   const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null

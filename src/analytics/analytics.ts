@@ -19,6 +19,8 @@ export interface AnalyticsOptions {
   logger: Logger
   buffer?: EventBufferOptions
   throttle?: ThrottleLimits
+  /** False: served searches and autocompletes are not logged (SIFT_ANALYTICS_LOG=0). */
+  logServed?: boolean
 }
 
 /** How often throttled-event counts are logged (one line per tracker that dropped events). */
@@ -43,7 +45,7 @@ export class Analytics {
       buffer: this.buffer,
       throttle: this.throttle,
     })
-    this.servedLog = { record: (event) => this.buffer.push([event]) }
+    this.servedLog = options.logServed === false ? { record: () => {} } : { record: (event) => this.buffer.push([event]) }
     this.reportTimer = setInterval(() => this.report(), REPORT_INTERVAL_MS)
     this.reportTimer.unref()
   }

@@ -65,6 +65,11 @@ export class EventBuffer {
     return queued
   }
 
+  /** True when `n` more events fit in the queue (the collector answers 503 otherwise, so senders retry). */
+  hasRoom(n: number): boolean {
+    return !this.stopped && this.queue.length + n <= this.options.maxQueued
+  }
+
   /** True when an event with this (tracker, id) waits in the queue. */
   isQueued(trackerId: string, eventId: string): boolean {
     return this.queuedKeys.has(EventBuffer.key(trackerId, eventId))

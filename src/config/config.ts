@@ -17,6 +17,8 @@ export interface Config {
   host: string
   /** Optional second port serving only the analytics paths (SIFT_ANALYTICS_PORT); 0 = off. */
   analyticsPort: number
+  /** Log every served search and autocomplete as an analytics event (SIFT_ANALYTICS_LOG, default 1; `0` turns it off). */
+  analyticsLog: boolean
   /** Folder for the SQLite store of record and index snapshots (SIFT_DATA_DIR). */
   dataDir: string
   /** Trackers created or updated at start (SIFT_TRACKERS=`id:key,id2:key2`). */
@@ -65,6 +67,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
   analyticsPort: 0,
+  analyticsLog: true,
   dataDir: resolve(PROJECT_ROOT, 'data'),
   trackers: [],
   demo: true,
@@ -131,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', DEFAULT_CONFIG.port, 0, 65535),
     host: env.HOST?.trim() || DEFAULT_CONFIG.host,
     analyticsPort: integer(env, 'SIFT_ANALYTICS_PORT', DEFAULT_CONFIG.analyticsPort, 0, 65535),
+    analyticsLog: oneOf(env, 'SIFT_ANALYTICS_LOG', DEFAULT_CONFIG.analyticsLog ? '1' : '0', ['0', '1'] as const) === '1',
     dataDir: dataDir ? resolve(dataDir) : DEFAULT_CONFIG.dataDir,
     trackers: parseTrackerList(env.SIFT_TRACKERS ?? ''),
     demo: demo === undefined || demo === '' ? DEFAULT_CONFIG.demo : !['0', 'false', 'no', 'off'].includes(demo.toLowerCase()),

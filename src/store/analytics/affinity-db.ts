@@ -15,7 +15,9 @@ export class AffinityDb {
 
   constructor(db: Database) {
     this.qRecent = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? ORDER BY at DESC, seq DESC LIMIT ?')
-    this.qNewest = db.query('SELECT max(seq) AS seq FROM events WHERE tracker_id = ? AND client_id = ?')
+    // Only what the page sent changes a profile (views, clicks, conversions): Sift's own log of the
+    // shopper's searches must not make the cached profile stale on every search.
+    this.qNewest = db.query("SELECT max(seq) AS seq FROM events WHERE tracker_id = ? AND client_id = ? AND source = 'collector'")
   }
 
   /** The last `limit` events of any of these client ids, newest first (ties: later insert first). */

@@ -12,6 +12,7 @@
 import type { AnalyticsEvent } from '../../analytics/event.ts'
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
+import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims, type SessionContribution } from './reports-dims.ts'
 
 export const REPORTS_MIGRATIONS: readonly string[] = [
   `
@@ -73,6 +74,11 @@ export const REPORTS_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tracker_id, day, query)
   ) WITHOUT ROWID;
   `,
+  // Segment dims and filter users (reports-dims.ts); clears the rollups so they are rebuilt with them.
+  DIMS_MIGRATION,
+  // Segment dims are backfilled in the background (reports-dims.ts).
+  DIMS_BACKFILL_MIGRATION,
+  QUERY_INDEXES_MIGRATION,
 ]
 
 export interface StoredSessionSpan {
@@ -84,6 +90,9 @@ export interface StoredSessionSpan {
 interface SessionRow {
   id: number
   tracker_id: string
+  session_key: string
+  customer_id: string | null
+  user_key: string | null
   day: number
   used_search: number
   converted: number
@@ -109,17 +118,28 @@ export class ReportsDb {
   private readonly qAddQueryDay
   private readonly qLink
   private readonly qDeletes
+  private readonly qSessionFilters
+  private readonly qLinkOf
+  private readonly qKeySessions
+  private readonly qSetUser
+  private readonly dims: ReportDims
 
   constructor(readonly db: Database) {
     migrateComponent(db, 'reports', REPORTS_MIGRATIONS)
     this.qCursor = db.query('SELECT seq FROM rp_cursor WHERE name = ?')
     this.qSetCursor = db.query('INSERT INTO rp_cursor (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
     this.qNear = db.query('SELECT id, start_at AS startAt, end_at AS endAt FROM rp_sessions WHERE tracker_id = ? AND session_key = ? AND end_at >= ? AND start_at <= ? ORDER BY start_at')
-    this.qSession = db.query('SELECT id, tracker_id, day, used_search, converted, searches, no_results, clicked, anonymous FROM rp_sessions WHERE id = ?')
+    this.dims = new ReportDims(db)
+    const sessionColumns = 'id, tracker_id, session_key, customer_id, user_key, day, used_search, converted, searches, no_results, clicked, anonymous'
+    this.qSession = db.query(`SELECT ${sessionColumns} FROM rp_sessions WHERE id = ?`)
+    this.qKeySessions = db.query(`SELECT ${sessionColumns} FROM rp_sessions WHERE tracker_id = ? AND session_key = ? AND anonymous = 0`)
+    this.qSetUser = db.query('UPDATE rp_sessions SET user_key = ? WHERE id = ?')
+    this.qSessionFilters = db.query('SELECT name, value FROM rp_session_filters WHERE session_id = ?')
+    this.qLinkOf = db.query('SELECT customer_id AS customerId FROM rp_client_links WHERE tracker_id = ? AND client_id = ?')
     this.qSessionQueries = db.query('SELECT query, searches, no_results AS noResults FROM rp_session_queries WHERE session_id = ?')
     this.qInsertSession = db.query(
-      `INSERT INTO rp_sessions (tracker_id, session_key, client_id, customer_id, start_at, end_at, day, used_search, converted, searches, no_results, clicked, anonymous)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO rp_sessions (tracker_id, session_key, client_id, customer_id, start_at, end_at, day, used_search, converted, searches, no_results, clicked, anonymous, user_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     this.qInsertQuery = db.query('INSERT INTO rp_session_queries (session_id, tracker_id, day, query, searches, no_results, clicks, conversions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     this.qInsertItem = db.query('INSERT INTO rp_session_items (session_id, tracker_id, day, query, item_id, clicks, conversions) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -170,8 +190,11 @@ export class ReportsDb {
     if (row === null) return
     const converted = row.converted === 1
     if (row.anonymous === 0) this.qAddDay.run(row.tracker_id, row.day, -1, -row.used_search, row.used_search && converted ? -1 : 0, !row.used_search && converted ? -1 : 0, -row.searches, -row.no_results, -row.clicked)
-    for (const q of this.qSessionQueries.all(id) as { query: string; searches: number; noResults: number }[]) {
-      this.qAddQueryDay.run(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
+    const queries = this.qSessionQueries.all(id) as { query: string; searches: number; noResults: number }[]
+    for (const q of queries) this.qAddQueryDay.run(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
+    if (row.anonymous === 0) {
+      const totals = { usedSearch: row.used_search === 1, converted, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries: queries.map((q) => ({ ...q, clicks: 0, conversions: 0 })) }
+      this.dims.remove(this.contribution(row), totals)
     }
     for (const statement of this.qDeletes) statement.run(id)
   }
@@ -183,7 +206,8 @@ export class ReportsDb {
    */
   insertSession(s: SessionSummary): number {
     const anonymous = isAnonymous(s.sessionKey)
-    const result = this.qInsertSession.run(s.trackerId, s.sessionKey, s.clientId, s.customerId, s.startAt, s.endAt, s.day, s.usedSearch ? 1 : 0, s.converted ? 1 : 0, s.searches, s.noResults, s.clicked, anonymous ? 1 : 0)
+    const userKey = anonymous ? null : this.userOf(s.trackerId, s.sessionKey, s.clientId, s.customerId)
+    const result = this.qInsertSession.run(s.trackerId, s.sessionKey, s.clientId, s.customerId, s.startAt, s.endAt, s.day, s.usedSearch ? 1 : 0, s.converted ? 1 : 0, s.searches, s.noResults, s.clicked, anonymous ? 1 : 0, userKey)
     const id = Number(result.lastInsertRowid)
     if (anonymous) {
       for (const q of s.queries) {
@@ -200,7 +224,23 @@ export class ReportsDb {
     for (const item of s.items) this.qInsertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
     for (const [name, value] of s.filters) this.qInsertFilter.run(id, s.trackerId, s.day, name, value)
     for (const ctx of s.contexts) this.qInsertContext.run(id, s.trackerId, s.day, ctx)
+    this.dims.add(s, { sessionId: id, trackerId: s.trackerId, day: s.day, userKey: userKey!, converted: s.converted, filters: s.filters })
     return id
+  }
+
+  /**
+   * The user a session counts for in /filters: its own customer id, else the customer its client
+   * is linked to, else the client. Stored with the session and moved when a link appears later.
+   */
+  private userOf(trackerId: string, sessionKey: string, clientId: string | null, customerId: string | null): string {
+    if (customerId !== null && customerId !== '') return `u:${customerId}`
+    const link = clientId === null ? null : (this.qLinkOf.get(trackerId, clientId) as { customerId: string } | null)
+    return link === null ? sessionKey : `u:${link.customerId}`
+  }
+
+  private contribution(row: SessionRow): SessionContribution {
+    const filters = (this.qSessionFilters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
+    return { sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }
   }
 
   /**
@@ -208,7 +248,25 @@ export class ReportsDb {
    * keeps its earliest link (ties: the smaller customer id), whatever order events arrive in.
    */
   linkClient(trackerId: string, clientId: string, customerId: string, at: number): void {
-    this.qLink.run(trackerId, clientId, customerId, at)
+    if (this.qLink.run(trackerId, clientId, customerId, at).changes === 0) return
+    // A new (or earlier) link: the client's sessions without a customer id of their own count for that customer now.
+    const sessionKey = `c:${clientId}`
+    for (const row of this.qKeySessions.all(trackerId, sessionKey) as SessionRow[]) {
+      const userKey = this.userOf(trackerId, sessionKey, clientId, row.customer_id)
+      if (userKey === row.user_key) continue
+      this.dims.rekey(this.contribution(row), userKey)
+      this.qSetUser.run(userKey, row.id)
+    }
+  }
+
+  /** Makes the tracker's segment dims match its segments' conditions (reports-dims.ts). */
+  syncSegments(trackerId: string, matches: readonly Readonly<Record<string, string>>[]): void {
+    this.transaction(() => this.dims.sync(trackerId, matches))
+  }
+
+  /** Backfills up to `budget` stored sessions into a new segment dim, in one transaction. */
+  backfillStep(budget: number): { processed: number; pending: boolean } {
+    return this.transaction(() => this.dims.backfillStep(budget))
   }
 }
 

@@ -34,8 +34,17 @@ function toSegment(row: SegmentRow): Segment {
 }
 
 export class SegmentsDb {
-  constructor(private readonly db: Database) {
+  /**
+   * `changed` runs after a tracker's segments were created, replaced or deleted, in the same
+   * transaction: the reports precompute every segment condition (reports-dims.ts) and follow it.
+   */
+  constructor(private readonly db: Database, private readonly changed: (trackerId: string) => void = () => {}) {
     migrateComponent(db, 'segments', SEGMENTS_MIGRATIONS)
+  }
+
+  /** Trackers that have segments. */
+  trackers(): string[] {
+    return (this.db.query('SELECT DISTINCT tracker_id AS id FROM rp_segments').all() as { id: string }[]).map((row) => row.id)
   }
 
   get(trackerId: string, id: string): Segment | null {
@@ -49,15 +58,22 @@ export class SegmentsDb {
 
   /** Creates or replaces; returns true when it was created. */
   put(trackerId: string, segment: Segment, now: number): boolean {
-    const existed = this.get(trackerId, segment.id) !== null
-    this.db.query(
-      `INSERT INTO rp_segments (tracker_id, segment_id, name, match, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (tracker_id, segment_id) DO UPDATE SET name = excluded.name, match = excluded.match, updated_at = excluded.updated_at`,
-    ).run(trackerId, segment.id, segment.name, JSON.stringify(segment.match), now)
-    return !existed
+    return this.db.transaction(() => {
+      const existed = this.get(trackerId, segment.id) !== null
+      this.db.query(
+        `INSERT INTO rp_segments (tracker_id, segment_id, name, match, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (tracker_id, segment_id) DO UPDATE SET name = excluded.name, match = excluded.match, updated_at = excluded.updated_at`,
+      ).run(trackerId, segment.id, segment.name, JSON.stringify(segment.match), now)
+      this.changed(trackerId)
+      return !existed
+    })()
   }
 
   delete(trackerId: string, id: string): boolean {
-    return this.db.query('DELETE FROM rp_segments WHERE tracker_id = ? AND segment_id = ?').run(trackerId, id).changes > 0
+    return this.db.transaction(() => {
+      const deleted = this.db.query('DELETE FROM rp_segments WHERE tracker_id = ? AND segment_id = ?').run(trackerId, id).changes > 0
+      if (deleted) this.changed(trackerId)
+      return deleted
+    })()
   }
 }

@@ -32,6 +32,18 @@ describe('EventBuffer', () => {
     buffer.stop()
   })
 
+  test('hasRoom says whether a batch still fits, so the collector can answer 503 instead of dropping', () => {
+    const buffer = new EventBuffer((events) => events.length, createLogger('error', () => {}), { flushMs: 60_000, batchSize: 100, maxQueued: 3 })
+    expect(buffer.hasRoom(3)).toBe(true)
+    buffer.push([event(1), event(2)])
+    expect(buffer.hasRoom(1)).toBe(true)
+    expect(buffer.hasRoom(2)).toBe(false)
+    buffer.flush()
+    expect(buffer.hasRoom(3)).toBe(true)
+    buffer.stop()
+    expect(buffer.hasRoom(1)).toBe(false)
+  })
+
   test('past maxQueued events are dropped, counted and logged', () => {
     const lines: string[] = []
     const buffer = new EventBuffer((events) => events.length, createLogger('warn', (line) => lines.push(line)), { flushMs: 60_000, batchSize: 100, maxQueued: 2 })

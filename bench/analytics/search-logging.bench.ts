@@ -1,0 +1,193 @@
+// What's measured: what logging served searches costs the search path. GET/POST /search over the
+//   100K-object bench catalog with served logging on (SIFT_ANALYTICS_LOG=1, the default: every
+//   answered search becomes an analytics event, buffered and written in batches) and off
+//   (SIFT_ANALYTICS_LOG=0): throughput at concurrency 16 (wrk, else the bun load client), latency
+//   p50/p99 at concurrency 1, and server CPU per request. Target: logging on within 5% of off.
+// Corpus: the HTTP search bench's mixed request set (bench/http/search-cases.ts, drawn from the
+//   catalog's vocabulary), each request carrying a `client_id` and `ctx[]=device:...` as a
+//   storefront sends them (client ids change on every pass over the list: each shopper sends one
+//   or two searches, as on a real site, instead of one endless session); result cache off
+//   (SIFT_SEARCH_CACHE=0), so every request searches. Logged events are rolled up for the reports
+//   on the HTTP thread meanwhile, as in production: that cost is in the "on" figures.
+// Notes: the two modes alternate over BENCH_ROUNDS (3) rounds, each on a freshly started server
+//   (index loaded from the snapshot the first start wrote), and the median round is reported:
+//   server and client share 2 cores with whatever else runs (the load average is recorded), so
+//   single runs drift more than the 5% being measured; CPU per request drifts least.
+// Run: npx bun run bench/analytics/search-logging.bench.ts   (BENCH_OBJECTS=100000,
+//   BENCH_DURATION_S=8, BENCH_ROUNDS=3; BENCH_ANONYMOUS=1 sends no client_id: logging alone,
+//   without the personalisation and session rollup a shopper's logged searches feed)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
+import { loadCatalog } from '../http/load-catalog.ts'
+import { BENCH_TRACKER, buildCases, mixedRequests, type BenchRequest } from '../http/search-cases.ts'
+import { cpuPerRequest, hasWrk, runClient, startBenchSift, type BenchSift } from '../http/sift-runner.ts'
+import { stats } from '../support/stats.ts'
+
+const env = process.env
+const OBJECTS = Number(env.BENCH_OBJECTS ?? 100_000)
+const DURATION_S = Number(env.BENCH_DURATION_S ?? 8)
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3)
+const CONCURRENCY = 16
+const SEED = 42
+const TRACKER = { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }
+const RESULTS_DIR = join(import.meta.dir, '..', 'results')
+const DEVICES = ['mobile', 'desktop', 'tablet']
+/** Requests without client_id: the logging alone, without what a shopper's logged events cause (personalisation reads them, sessions roll up). */
+const ANONYMOUS = env.BENCH_ANONYMOUS === '1'
+
+const load = () => loadavg().map((v) => v.toFixed(2)).join(' ')
+const int = (v: number) => Math.round(v).toLocaleString('en')
+const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1))
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** Replaced per pass over the request list (wrk) so shoppers come and go as on a real site. */
+const MARK = 'MARK'
+
+/** The request as a storefront sends it: with the shopper's client id and device context. */
+function withShopper(request: BenchRequest, i: number): BenchRequest {
+  const context = `ctx[]=${encodeURIComponent(`device:${DEVICES[i % 3]}`)}`
+  const extra = ANONYMOUS ? context : `client_id=${MARK}-${i % 500}&${context}`
+  return { ...request, path: `${request.path}${request.path.includes('?') ? '&' : '?'}${extra}` }
+}
+
+// Each wrk thread cycles through the requests; every pass gives the client ids a new prefix, so a
+// client sends one or two searches (one short session), not a session that never ends.
+const WRK_SCRIPT = `
+local reqs = {}
+local n, counter, round, threads = 0, 0, 0, 0
+setup = function(thread)
+  thread:set('tid', threads)
+  threads = threads + 1
+end
+init = function(args)
+  local f = assert(io.open(args[1], 'r'))
+  for line in f:lines() do
+    local method, path, body = line:match('^(%u+)\\t([^\\t]+)\\t(.*)$')
+    n = n + 1
+    reqs[n] = { method = method, path = path, body = body ~= '' and body or nil }
+  end
+  f:close()
+end
+request = function()
+  counter = counter + 1
+  if counter > n then counter = 1; round = round + 1 end
+  local r = reqs[counter]
+  local headers = { ['Accept-Encoding'] = 'gzip, deflate, br' }
+  if r.body then headers['Content-Type'] = 'application/json' end
+  return wrk.format(r.method, (r.path:gsub('${MARK}', 't' .. tid .. 'r' .. round)), headers, r.body)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"errors":%d}\\n', summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout + e.status))
+end
+`
+
+async function runWrk(baseUrl: string, requests: BenchRequest[]): Promise<{ qps: number; requests: number; errors: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sift-bench-logging-wrk-'))
+  try {
+    const list = join(dir, 'requests.tsv')
+    const script = join(dir, 'requests.lua')
+    writeFileSync(list, requests.map((r) => `${r.method}\t${r.path}\t${r.body ?? ''}`).join('\n') + '\n')
+    writeFileSync(script, WRK_SCRIPT)
+    const proc = Bun.spawn(['wrk', '-t2', `-c${CONCURRENCY}`, `-d${DURATION_S}s`, '--timeout', '10s', '-s', script, baseUrl, '--', list], { stdout: 'pipe', stderr: 'pipe' })
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    const line = /WRKJSON (\{.*\})/.exec(out)
+    if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${out}\n${err}`)
+    const j = JSON.parse(line[1]!) as { requests: number; duration_us: number; errors: number }
+    return { qps: j.requests / (j.duration_us / 1e6), requests: j.requests, errors: j.errors }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Requests for the bun load client: a client id of their own each (one short session per shopper). */
+const unmarked = (requests: BenchRequest[], tag: string) => requests.map((r, i) => ({ ...r, path: r.path.replace(MARK, `${tag}${i}`) }))
+
+function storedEvents(dataDir: string): number {
+  const db = openAnalyticsDb(dataDir, { readonly: true })
+  try {
+    return (db.query("SELECT COUNT(*) AS n FROM events WHERE source = 'served'").get() as { n: number }).n
+  } finally {
+    db.close()
+  }
+}
+
+async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: BenchRequest[], tag: string) {
+  await runClient({ baseUrl: sift.url, mode: 'sequential', requests: unmarked(mixed.slice(0, 100), `${tag}w`) })
+  const seqCpu0 = sift.cpu()
+  const seq = await runClient({ baseUrl: sift.url, mode: 'sequential', requests: unmarked(sequential, `${tag}s`) })
+  const seqCpu = cpuPerRequest(seqCpu0, sift.cpu(), seq.completed)
+  const latency = stats(seq.latenciesMs)
+  const cpu0 = sift.cpu()
+  let qps: number
+  let requests: number
+  let errors: number
+  if (hasWrk()) {
+    const w = await runWrk(sift.url, mixed)
+    ;[qps, requests, errors] = [w.qps, w.requests, w.errors]
+  } else {
+    const r = await runClient({ baseUrl: sift.url, mode: 'concurrent', requests: unmarked(mixed, `${tag}c`), concurrency: CONCURRENCY, durationS: DURATION_S })
+    ;[qps, requests, errors] = [r.completed / r.elapsedS, r.completed, r.completed - (r.statuses['200'] ?? 0)]
+  }
+  const cpu = cpuPerRequest(cpu0, sift.cpu(), requests)
+  return { qps, requests, errors, p50Ms: latency.p50, p99Ms: latency.p99, cpuMsPerRequest: cpu.totalMs, frontCpuMsPerRequest: cpu.frontMs, sequentialCpuMsPerRequest: seqCpu.totalMs, load: load() }
+}
+
+mkdirSync(RESULTS_DIR, { recursive: true })
+const loadBefore = load()
+const dataDir = mkdtempSync(join(tmpdir(), 'sift-bench-logging-'))
+console.error(`== search logging: ${int(OBJECTS)} objects in ${dataDir} (load average ${loadBefore})`)
+const loaded = await loadCatalog(dataDir, TRACKER.id, TRACKER.key, OBJECTS, SEED)
+const cases = buildCases(loaded.vocabulary, 100, 20, SEED)
+const mixed = mixedRequests(cases).map(withShopper)
+const sequential = mixed.filter((_, i) => i % 3 === 0).slice(0, 300)
+
+// First start: index rebuilt from SQLite and a snapshot written, so the measured starts load it.
+const first = await startBenchSift(dataDir, TRACKER, { SIFT_SEARCH_CACHE: '0' })
+await first.waitForLog('index snapshot written', 15 * 60_000)
+await first.stop()
+
+const runs: Record<'on' | 'off', Awaited<ReturnType<typeof measure>>[]> = { on: [], off: [] }
+let logged = 0
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: ('on' | 'off')[] = round % 2 === 0 ? ['on', 'off'] : ['off', 'on']
+    for (const mode of order) {
+      const before = storedEvents(dataDir)
+      const sift = await startBenchSift(dataDir, TRACKER, { SIFT_SEARCH_CACHE: '0', SIFT_LOG_LEVEL: 'info', SIFT_ANALYTICS_LOG: mode === 'on' ? '1' : '0' })
+      const row = await measure(sift, mixed, sequential, `k${round}${mode}`)
+      await sift.stop()
+      if (mode === 'on') logged += storedEvents(dataDir) - before
+      runs[mode].push(row)
+      console.error(`  round ${round + 1}, logging ${mode}: ${int(row.qps)} q/s, p50 ${ms(row.p50Ms)} p99 ${ms(row.p99Ms)} ms, ${ms(row.cpuMsPerRequest)} ms CPU/request (load ${row.load})`)
+    }
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+const summary = (mode: 'on' | 'off') => ({
+  qps: median(runs[mode].map((r) => r.qps)),
+  p50Ms: median(runs[mode].map((r) => r.p50Ms)),
+  p99Ms: median(runs[mode].map((r) => r.p99Ms)),
+  cpuMsPerRequest: median(runs[mode].map((r) => r.cpuMsPerRequest)),
+  sequentialCpuMsPerRequest: median(runs[mode].map((r) => r.sequentialCpuMsPerRequest)),
+})
+const on = summary('on')
+const off = summary('off')
+const result = { objects: OBJECTS, machine: { loadAverageBefore: loadBefore, loadAverageAfter: load(), cores: navigator.hardwareConcurrency }, durationS: DURATION_S, rounds: ROUNDS, servedEventsStored: logged, on, off, runs }
+writeFileSync(join(RESULTS_DIR, `analytics-search-logging-${OBJECTS}${ANONYMOUS ? '-anonymous' : ''}.json`), JSON.stringify(result, null, 2) + '\n')
+
+const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`
+const out = [`\n### Search with served logging on vs off, ${int(OBJECTS)} objects${ANONYMOUS ? ', requests without client_id' : ', requests with client_id'} (load average ${loadBefore} → ${result.machine.loadAverageAfter}, ${result.machine.cores} cores)\n`]
+out.push(`Median of ${ROUNDS} alternating rounds; result cache off; throughput at concurrency ${CONCURRENCY} for ${DURATION_S} s (${hasWrk() ? 'wrk' : 'bun load client'}), latency over ${sequential.length} sequential requests. Served events stored while logging was on: ${int(logged)}.\n`)
+out.push('| | logging off | logging on | on vs off | target |')
+out.push('|---|---:|---:|---:|---|')
+out.push(`| q/s at c=${CONCURRENCY} | ${int(off.qps)} | ${int(on.qps)} | ${pct(on.qps, off.qps)} | within 5% ${on.qps >= off.qps * 0.95 ? '✓' : '✗'} |`)
+out.push(`| p50 ms (c=1) | ${ms(off.p50Ms)} | ${ms(on.p50Ms)} | ${pct(on.p50Ms, off.p50Ms)} | within 5% ${on.p50Ms <= off.p50Ms * 1.05 ? '✓' : '✗'} |`)
+out.push(`| p99 ms (c=1) | ${ms(off.p99Ms)} | ${ms(on.p99Ms)} | ${pct(on.p99Ms, off.p99Ms)} | |`)
+out.push(`| server CPU ms/request (c=16) | ${ms(off.cpuMsPerRequest)} | ${ms(on.cpuMsPerRequest)} | ${pct(on.cpuMsPerRequest, off.cpuMsPerRequest)} | |`)
+out.push(`| server CPU ms/request (c=1) | ${ms(off.sequentialCpuMsPerRequest)} | ${ms(on.sequentialCpuMsPerRequest)} | ${pct(on.sequentialCpuMsPerRequest, off.sequentialCpuMsPerRequest)} | |`)
+console.log(out.join('\n'))
