@@ -108,16 +108,22 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     publicLimiter?.prune()
   }, SWEEP_INTERVAL_MS)
   sweep.unref()
-  try {
-    await indexes.ready()
-  } catch (error) {
+  /** The one shutdown order: HTTP first (no new events), then the queued events reach the disk, then the rest. */
+  const shutdown = async () => {
+    clearInterval(sweep)
     await server.stop(true)
     await analyticsServer?.stop(true)
     await reports.stop()
     analytics.stop()
+    await updates.idle()
     await indexes.stop()
     await pool.destroy()
     store.close()
+  }
+  try {
+    await indexes.ready()
+  } catch (error) {
+    await shutdown()
     throw error
   }
   ready = true
@@ -138,17 +144,6 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     writer,
     updates,
     indexes,
-    async stop() {
-      clearInterval(sweep)
-      await server.stop(true)
-      await analyticsServer?.stop(true)
-      await reports.stop()
-      // After HTTP (no new events can arrive), before the rest: the queued events reach the disk.
-      analytics.stop()
-      await updates.idle()
-      await indexes.stop()
-      await pool.destroy()
-      store.close()
-    },
+    stop: shutdown,
   }
 }

@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
 import { loadCatalog } from '../http/load-catalog.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests, type BenchRequest } from '../http/search-cases.ts'
-import { cpuPerRequest, hasWrk, runClient, startBenchSift, type BenchSift } from '../http/sift-runner.ts'
+import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, WRK_DONE, type BenchSift } from '../http/sift-runner.ts'
 import { stats } from '../support/stats.ts'
 
 const env = process.env
@@ -78,29 +78,7 @@ request = function()
   if r.body then headers['Content-Type'] = 'application/json' end
   return wrk.format(r.method, (r.path:gsub('${MARK}', 't' .. tid .. 'r' .. round)), headers, r.body)
 end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"errors":%d}\\n', summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout + e.status))
-end
-`
-
-async function runWrk(baseUrl: string, requests: BenchRequest[]): Promise<{ qps: number; requests: number; errors: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sift-bench-logging-wrk-'))
-  try {
-    const list = join(dir, 'requests.tsv')
-    const script = join(dir, 'requests.lua')
-    writeFileSync(list, requests.map((r) => `${r.method}\t${r.path}\t${r.body ?? ''}`).join('\n') + '\n')
-    writeFileSync(script, WRK_SCRIPT)
-    const proc = Bun.spawn(['wrk', '-t2', `-c${CONCURRENCY}`, `-d${DURATION_S}s`, '--timeout', '10s', '-s', script, baseUrl, '--', list], { stdout: 'pipe', stderr: 'pipe' })
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
-    const line = /WRKJSON (\{.*\})/.exec(out)
-    if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${out}\n${err}`)
-    const j = JSON.parse(line[1]!) as { requests: number; duration_us: number; errors: number }
-    return { qps: j.requests / (j.duration_us / 1e6), requests: j.requests, errors: j.errors }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+${WRK_DONE}`
 
 /** Requests for the bun load client: a client id of their own each (one short session per shopper). */
 const unmarked = (requests: BenchRequest[], tag: string) => requests.map((r, i) => ({ ...r, path: r.path.replace(MARK, `${tag}${i}`) }))
@@ -125,7 +103,7 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   let requests: number
   let errors: number
   if (hasWrk()) {
-    const w = await runWrk(sift.url, mixed)
+    const w = await runWrk(sift.url, mixed, CONCURRENCY, DURATION_S, WRK_SCRIPT)
     ;[qps, requests, errors] = [w.qps, w.requests, w.errors]
   } else {
     const r = await runClient({ baseUrl: sift.url, mode: 'concurrent', requests: unmarked(mixed, `${tag}c`), concurrency: CONCURRENCY, durationS: DURATION_S })

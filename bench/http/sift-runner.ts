@@ -168,6 +168,17 @@ export function hasWrk(): boolean {
   return Bun.which('wrk') !== null
 }
 
+/**
+ * The `done` of every wrk script here: the summary as one `WRKJSON {...}` line runWrk parses.
+ * A bench with its own request order reuses it (bench/analytics/search-logging.bench.ts).
+ */
+export const WRK_DONE = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"socket_errors":%d,"status_errors":%d,"p50_us":%.0f,"p99_us":%.0f}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
+end
+`
+
 // Each wrk thread reads the request list once, starts at its own offset and cycles through it.
 const WRK_SCRIPT = `
 local reqs = {}
@@ -194,22 +205,21 @@ request = function()
   counter = counter + 1
   return reqs[(counter % n) + 1]
 end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"socket_errors":%d,"status_errors":%d,"p50_us":%.0f,"p99_us":%.0f}\\n',
-    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
-end
-`
+${WRK_DONE}`
 
-/** Runs wrk at `concurrency` connections over the request list for `durationS` seconds. */
-export async function runWrk(baseUrl: string, requests: BenchRequest[], concurrency: number, durationS: number): Promise<WrkReport> {
+
+/**
+ * Runs wrk at `concurrency` connections over the request list for `durationS` seconds. `script`
+ * (Lua, ending in WRK_DONE) replaces the default cycling over the list.
+ */
+export async function runWrk(baseUrl: string, requests: BenchRequest[], concurrency: number, durationS: number, script = WRK_SCRIPT): Promise<WrkReport> {
   const dir = mkdtempSync(join(tmpdir(), 'sift-bench-wrk-'))
   try {
     const list = join(dir, 'requests.tsv')
-    const script = join(dir, 'requests.lua')
+    const scriptPath = join(dir, 'requests.lua')
     writeFileSync(list, requests.map((r) => `${r.method}\t${r.path}\t${r.body ?? ''}`).join('\n') + '\n')
-    writeFileSync(script, WRK_SCRIPT)
-    const proc = Bun.spawn(['wrk', '-t2', `-c${concurrency}`, `-d${durationS}s`, '--timeout', '10s', '-s', script, baseUrl, '--', list], { stdout: 'pipe', stderr: 'pipe' })
+    writeFileSync(scriptPath, script)
+    const proc = Bun.spawn(['wrk', '-t2', `-c${concurrency}`, `-d${durationS}s`, '--timeout', '10s', '-s', scriptPath, baseUrl, '--', list], { stdout: 'pipe', stderr: 'pipe' })
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
     const line = /WRKJSON (\{.*\})/.exec(out)
     if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${out}\n${err}`)

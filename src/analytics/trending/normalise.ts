@@ -3,11 +3,7 @@
  * ASCII approximation, white space collapsed). `iPhone 15` and ` iphone  15 ` count as one query,
  * and so do `Čerstvé mléko` and `cerstve mleko`; the most common original spelling is what shoppers see.
  */
-import { normalizeQuery } from '../sessions/normalize-query.ts'
-
-export function normaliseQuery(query: string): string {
-  return normalizeQuery(query)
-}
+export { normalizeQuery as normaliseQuery } from '../sessions/normalize-query.ts'
 
 /** The spelling kept for display: trimmed with inner whitespace collapsed, case kept. */
 export function displaySpelling(query: string): string {
