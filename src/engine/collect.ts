@@ -16,6 +16,7 @@ import { docAddress, hasSignals, PREFER_FACTOR, SEGMENT_ADDRESS_STRIDE, signalFa
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortPlan } from './sort-keys.ts'
 import { pruneCandidates } from './candidate-prune.ts'
+import { tierPrimary } from './relax.ts'
 import { scoreHits } from './text-match.ts'
 import type { EngineHit, EngineSearchRequest } from './types.ts'
 
@@ -23,6 +24,8 @@ import type { EngineHit, EngineSearchRequest } from './types.ts'
 export interface CollectInput {
   seg: SegmentState
   hits: Bitmap
+  /** Relaxed matching (relax.ts): the hits by tier, tier 0 = every word; null when not relaxed. */
+  tiers: Bitmap[] | null
 }
 
 /** What a segment's scoring needs of the request. */
@@ -93,7 +96,8 @@ export function collectWindow(view: IndexView, runs: readonly CollectInput[], re
     const signals = signalColumns(seg, req)
     if (words.length === 0 && sortPlan === null && (hasSignals(signals) || hasPrefer)) rankListing(run, scoring, signals)
     else if (sortPlan !== null) rankSorted(run, scoring, signals, sortPlan)
-    else if (words.length > 0) rankRelevance(run, scoring, signals)
+    else if (words.length > 0 && run.tiers !== null) run.tiers.forEach((hits, tier) => rankRelevance(run, hits, tier, scoring, signals))
+    else if (words.length > 0) rankRelevance(run, run.hits, 0, scoring, signals)
     else if (topK.size < k) {
       // Listing without ranking signals: every score is 1, so the first k docs (address order) win.
       cursor.reset(run.hits)
@@ -170,12 +174,12 @@ function baseScores(run: CollectInput, hits: Bitmap, docs: Uint32Array, sc: Scor
 }
 
 /**
- * Relevance order: every hit is text-scored (over many hits: only the candidates that can reach
- * the window, see candidate-prune.ts); signal columns are read only for hits that can
- * still enter.
+ * Relevance order: every hit of `hits` is text-scored (over many hits: only the candidates that can
+ * reach the window, see candidate-prune.ts); signal columns are read only for hits that can still
+ * enter. A relaxed tier (tier > 0) ranks below the tiers before it (tierPrimary) and is not pruned.
  */
-function rankRelevance(run: CollectInput, sc: Scoring, signals: SignalColumns): void {
-  if (run.hits.size === 0 || sc.k === 0) return
+function rankRelevance(run: CollectInput, tierHits: Bitmap, tier: number, sc: Scoring, signals: SignalColumns): void {
+  if (tierHits.size === 0 || sc.k === 0) return
   const withSignals = hasSignals(signals)
   const bound = withSignals ? signalBound(run.seg, sc.req, signals) : 1
   const preferBound = sc.prefer.reduce((f, p) => (p === null ? f : f * PREFER_FACTOR), 1)
@@ -184,8 +188,8 @@ function rankRelevance(run: CollectInput, sc: Scoring, signals: SignalColumns): 
     baseScores(run, Bitmap.fromSorted(docs), docs, sc)
     for (let i = 0; i < docs.length; i++) out[i] = withSignals ? scratch.scores[i]! * signalFactor(signals, docs[i]!) : scratch.scores[i]!
   }
-  const candidates = pruneCandidates(sc.view, run.seg, sc.words, run.hits, sc.k, { factorBound: bound * preferBound, exactScores, threshold: sc.topK.threshold() })
-  const hits = candidates ?? run.hits
+  const candidates = tier === 0 ? pruneCandidates(sc.view, run.seg, sc.words, tierHits, sc.k, { factorBound: bound * preferBound, exactScores, threshold: sc.topK.threshold() }) : null
+  const hits = candidates ?? tierHits
   const h = hits.size
   if (h === 0) return
   scratch.ensure(h)
@@ -197,11 +201,11 @@ function rankRelevance(run: CollectInput, sc: Scoring, signals: SignalColumns): 
   const ordinal = run.seg.ordinal
   for (let i = 0; i < h; i++) {
     let s = scores[i]!
-    // At or below the threshold cannot enter: the primary is the score, and a tie goes to the
-    // lower address, which every kept hit has (hits arrive in address order).
-    if (s * bound <= topK.threshold()) continue
+    // At or below the threshold cannot enter: the primary is monotone in the score, and a tie goes
+    // to the lower address, which every kept hit of this tier has (hits arrive in address order).
+    if (tierPrimary(tier, s * bound) <= topK.threshold()) continue
     if (withSignals) s *= signalFactor(signals, docs[i]!)
-    topK.push(s, s, docAddress(ordinal, docs[i]!), exact[i]!)
+    topK.push(tierPrimary(tier, s), s, docAddress(ordinal, docs[i]!), exact[i]!)
   }
 }
 

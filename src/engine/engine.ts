@@ -37,6 +37,7 @@ import { TopK } from '@/rank/index.ts'
 import { collectWindow } from './collect.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
 import { IndexView, type EngineSegment, type SegmentState } from './index-view.ts'
+import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
 import { wordDocs } from './text-match.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
@@ -62,6 +63,10 @@ interface SegmentRun {
   text: Bitmap | null
   /** The hits' docs ascending (for the facets), decoded on first use into pooled buffers. */
   docs: Uint32Array | null
+  /** Relaxed matching: the hits by tier (tier 0 = every word), or null. */
+  tiers: Bitmap[] | null
+  /** The fewest words a hit matches (`words.length` unless relaxed). */
+  minWords: number
 }
 
 /** Facets over the fixed filters alone kept per generation (a listing's disjunctive facet counts every doc). */
@@ -184,6 +189,8 @@ export class Engine {
       }
     }
     const outcome = this.matchText(runs, words, docs, allWords)
+    // Relaxation reorders by tier, which an explicit sort would contradict: sorted answers stay strict.
+    if (req.sort === null) relax(runs, req.relaxBelow)
     let totalHits = 0
     for (const run of runs) totalHits += run.hits.size
 
@@ -232,7 +239,7 @@ export class Engine {
     const fixed = parts.length > 1 ? andSmallestFirst(parts) : base
     const groupBms = groups.map((g) => evalFilter(seg.reader, g.node, base))
     const filtered = groupBms.length === 0 ? fixed : andSmallestFirst([fixed, ...groupBms])
-    return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null }
+    return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
   }
 
   /**
@@ -267,6 +274,7 @@ export class Engine {
     }
     runs.forEach((r, s) => {
       r.words = active.map((w) => docs[w]![s]!)
+      r.minWords = active.length
       r.hits = hits[s]!
       r.text = null
     })
@@ -275,7 +283,11 @@ export class Engine {
 
   /** fixed ∧ words of a run (the hits before the `f` groups). */
   private textOf(run: SegmentRun): Bitmap {
-    if (run.text === null) run.text = run.words.length === 0 ? run.fixed : andSmallestFirst([run.fixed, ...run.words])
+    if (run.text === null) {
+      if (run.words.length === 0) run.text = run.fixed
+      else if (run.minWords < run.words.length) run.text = atLeastCascade(run.fixed, run.words)[run.minWords]!
+      else run.text = andSmallestFirst([run.fixed, ...run.words])
+    }
     return run.text
   }
 
@@ -310,6 +322,26 @@ export class Engine {
     })
     return computeFacet(inputs, name, field, facetTypeOf(schema), size)
   }
+}
+
+/**
+ * Relaxed matching (relax.ts): when the hits of every word are fewer than `below`, the hits of
+ * most words join as lower tiers; hits, facets and totals then count them.
+ */
+function relax(runs: SegmentRun[], below: number): void {
+  const n = runs[0]?.words.length ?? 0
+  if (!relaxApplies(n, runs.reduce((sum, r) => sum + r.hits.size, 0), below)) return
+  const cascades = runs.map((r) => atLeastCascade(r.filtered, r.words))
+  const m = relaxedMinimum(cascades, n, below)
+  if (m === n) return
+  runs.forEach((r, s) => {
+    const at = cascades[s]!
+    r.tiers = [at[n]!]
+    for (let t = 1; t <= n - m; t++) r.tiers.push(at[n - t]!.andNot(at[n - t + 1]!))
+    r.hits = at[m]!
+    r.minWords = m
+    r.text = null
+  })
 }
 
 /** Per run, the filtered docs matching every word (`docs[word][run]`). */

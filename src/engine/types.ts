@@ -58,6 +58,11 @@ export interface EngineSearchRequest {
   prefixLast: boolean
   /** Typo tolerance and typo correction. */
   fuzzy: boolean
+  /**
+   * Relaxed matching (relax.ts): with fewer hits than this for every word, hits of most words
+   * follow as lower tiers (relevance order only; ignored with `sort`). 0 = off.
+   */
+  relaxBelow: number
 }
 
 /** One hit of the requested window. */
@@ -114,6 +119,7 @@ export const DEFAULT_SEARCH_REQUEST: Readonly<EngineSearchRequest> = Object.free
   nonCollapsedVariants: false,
   prefixLast: false,
   fuzzy: true,
+  relaxBelow: 0,
 })
 
 /** A full request from a partial one (defaults filled; `nowMs` defaults to the current time). */

@@ -113,12 +113,34 @@ export function typosAddTerms(strict: readonly WordPlan[], full: readonly WordPl
 export function planWords(parsed: ParsedQuery, vocab: Vocabulary, options: ExpandOptions): WordPlan[] {
   const words = parsed.words
   const out: WordPlan[] = []
+  let previous: WordPlan | null = null
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!
     const isLast = i === words.length - 1
     // The word being typed is never optional: "sho" must stay, and so must "for" (it may become "format").
-    if (w.isOptional && !(isLast && options.prefixLast)) continue
-    out.push(planWord(w, isLast && options.prefixLast, vocab, options))
+    if (w.isOptional && !(isLast && options.prefixLast)) {
+      previous = null
+      continue
+    }
+    const plan = planWord(w, isLast && options.prefixLast, vocab, options)
+    if (previous !== null) addJoined(previous, plan, vocab)
+    out.push(plan)
+    previous = plan
   }
   return out
+}
+
+/**
+ * Two adjacent words whose concatenation is a vocabulary term ("smart watch" → "smartwatch",
+ * "ps 4" → "ps4") both match that term too: a doc naming the joined form then meets both words
+ * (and scores for both), beside the docs with the two words apart. Not for the word still typed.
+ */
+function addJoined(a: WordPlan, b: WordPlan, vocab: Vocabulary): void {
+  if (a.isPrefix || b.isPrefix) return
+  const joined = a.word.term + b.word.term
+  if (vocab.df(joined) === 0) return
+  for (const plan of [a, b]) {
+    if (plan.expansions.some((e) => e.term === joined)) continue
+    plan.expansions.push({ term: joined, weight: MATCH_WEIGHT.parts, isExact: true })
+  }
 }

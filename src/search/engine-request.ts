@@ -3,7 +3,7 @@
  * contract), for the main type and for each quicksearch type.
  */
 import type { EngineSearchRequest } from '../engine/index.ts'
-import { searchRequest } from '../engine/index.ts'
+import { searchRequest, SEARCH_RELAX_BELOW } from '../engine/index.ts'
 import type { FilterNode } from '../query/index.ts'
 import type { FilterGroup, FilterTree, ReadParams, SearchParams } from '../protocol/search-params.ts'
 
@@ -87,6 +87,7 @@ export function mainRequest(params: SearchParams, type: string | null, nowMs: nu
     sort: (type !== null ? params.sortByType[type] : undefined) ?? params.sort,
     from: params.from,
     size: params.size,
+    relaxBelow: SEARCH_RELAX_BELOW,
   })
 }
 
@@ -102,5 +103,6 @@ export function quicksearchRequest(params: SearchParams, type: string, size: num
     sort: params.sortByType[type] ?? null,
     from: 0,
     size,
+    relaxBelow: SEARCH_RELAX_BELOW,
   })
 }

@@ -7,6 +7,7 @@
  */
 import type { CatalogObject } from '@/shared/catalog-object.ts'
 import { flattenObject, PATH_SEPARATOR, type FlatDoc } from '@/index/index.ts'
+import { relaxApplies, relaxMinWords, RELAX_MAX_TIER_DOCS } from '@/engine/relax.ts'
 import { haversineKm, parseQueryText, planLeaf, planWords, resolveField, TYPO_RETRY_BELOW, type FieldSchema, type FilterContext, type FilterNode, type LeafPlan, type Vocabulary, type WordPlan } from '@/query/index.ts'
 import { analyze, stem } from '@/text/index.ts'
 import type { EngineSearchRequest } from '@/engine/index.ts'
@@ -187,7 +188,19 @@ export class ReferenceIndex implements Vocabulary {
         }
       }
     }
-    const text = fixed.filter((d) => active.every((w) => this.wordMatches(d, w)))
+    // Relaxed matching (src/engine/relax.ts): too few hits with every word → hits of most words join.
+    let minWords = active.length
+    const matched = (d: RefDoc): number => active.reduce((n, w) => n + (this.wordMatches(d, w) ? 1 : 0), 0)
+    if (req.sort === null && relaxApplies(active.length, filtered.filter((d) => matched(d) === active.length).length, req.relaxBelow)) {
+      let count = filtered.filter((d) => matched(d) >= minWords).length
+      while (minWords > relaxMinWords(active.length) && count < req.relaxBelow) {
+        const next = filtered.filter((d) => matched(d) >= minWords - 1).length
+        if (next - count > RELAX_MAX_TIER_DOCS) break
+        minWords--
+        count = next
+      }
+    }
+    const text = fixed.filter((d) => matched(d) >= minWords)
     const hits = text.filter((d) => groupOk(d.flat, null))
     const facets = new Map<string, Map<string, number>>()
     for (const fr of req.facets) {

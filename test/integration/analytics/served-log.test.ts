@@ -13,7 +13,7 @@ let s: TestSift
 beforeAll(async () => {
   s = await startTestSift()
   await importCatalog(s)
-  await waitForHits(s, [['q', 'running shoes'], ['f[]', 'type:item']], 2)
+  await waitForHits(s, [['q', 'shoes'], ['f[]', 'type:item']], 4)
 })
 afterAll(async () => { await s.stop() })
 

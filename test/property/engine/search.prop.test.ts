@@ -17,6 +17,7 @@ const requestArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({
   nonCollapsedVariants: fc.boolean(),
   prefixLast: fc.boolean(),
   fuzzy: fc.boolean(),
+  relaxBelow: fc.constantFrom(0, 0, 3, 10),
   facets: fc.constant([{ name: 'brand' }, { name: 'color' }, { name: 'size' }, { name: 'category_path' }]),
   geoLocation: fc.constant(GEO_CENTER),
 })
