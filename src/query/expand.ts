@@ -7,6 +7,7 @@
  *   prefix (last word)      0.80   counts as an exact match (the user is still typing)
  *   1 edit (typo)           0.60   fuzzy: 4+ chars (never for terms with a digit)
  *   2 edits                 0.45   fuzzy: 8+ chars
+ *   prefix with 1 edit      0.50   fuzzy: the last word (4+ chars) while typed ("haedp" → "headphones")
  *
  * A word with no exact, stem, part or prefix match is out of vocabulary: with `fuzzy` it is
  * corrected to the closest term (fewest edits, then highest df, then term order) and matches
@@ -33,7 +34,7 @@ export interface Vocabulary {
 }
 
 /** Match weights by kind (see the table above). */
-export const MATCH_WEIGHT = { exact: 1, stem: 0.9, parts: 0.85, prefix: 0.8, fuzzy1: 0.6, fuzzy2: 0.45 } as const
+export const MATCH_WEIGHT = { exact: 1, stem: 0.9, parts: 0.85, prefix: 0.8, fuzzy1: 0.6, fuzzy2: 0.45, fuzzyPrefix: 0.5 } as const
 
 /** Known words get typo neighbours only when matching them as typed finds fewer hits than this. */
 export const TYPO_RETRY_BELOW = 5
@@ -100,8 +101,39 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
       corrected = best.term
     }
     for (const n of neighbours) add(n.term, n.distance === 1 ? MATCH_WEIGHT.fuzzy1 : MATCH_WEIGHT.fuzzy2, false)
+    // The word being typed may hold a typo too ("haedp" → "headphones"): completions of its 1-edit variants.
+    if (isPrefix) for (const t of fuzzyPrefixTerms(word.term, vocab)) add(t, MATCH_WEIGHT.fuzzyPrefix, false)
   }
   return { word, expansions, parts, corrected, isPrefix }
+}
+
+/** Letters a typo may insert or substitute (terms are case- and diacritic-folded). */
+const TYPO_LETTERS = 'abcdefghijklmnopqrstuvwxyz'
+
+/**
+ * Completions of the prefix's 1-edit variants (deletion, substitution, insertion, transposition)
+ * of at least 4 characters, highest df first, at most MAX_PREFIX_EXPANSIONS: terms a prefix of
+ * which is one edit from what was typed. Shorter variants would complete to most of the catalog.
+ */
+function fuzzyPrefixTerms(prefix: string, vocab: Vocabulary): string[] {
+  const variants = new Set<string>()
+  const n = prefix.length
+  for (let i = 0; i <= n; i++) {
+    const head = prefix.slice(0, i)
+    if (i < n) variants.add(head + prefix.slice(i + 1))
+    if (i < n - 1) variants.add(head + prefix[i + 1] + prefix[i] + prefix.slice(i + 2))
+    for (const c of TYPO_LETTERS) {
+      variants.add(head + c + prefix.slice(i))
+      if (i < n) variants.add(head + c + prefix.slice(i + 1))
+    }
+  }
+  variants.delete(prefix)
+  const found = new Set<string>()
+  for (const v of variants) {
+    if (v.length < 4) continue
+    for (const t of vocab.prefixTerms(v, MAX_PREFIX_EXPANSIONS)) if (!t.startsWith(prefix)) found.add(t)
+  }
+  return [...found].sort((a, b) => vocab.df(b) - vocab.df(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_PREFIX_EXPANSIONS)
 }
 
 /** True when `full` (planned with typos for known words) matches more terms than `strict`. */
