@@ -10,6 +10,11 @@ export interface EngineUnderTest {
   name: string
   buildMs: number
   search: (q: string, k: number) => string[]
+  /**
+   * Set when the engine timed itself (Lucene in its JVM: `search` only replays its answers);
+   * such an engine is left out of `timeEngines`.
+   */
+  latency?: EngineScores['latency']
 }
 
 export interface QueryScore {
@@ -61,7 +66,8 @@ export function scoreEngine(set: JudgedSet, engine: EngineUnderTest): Omit<Engin
 /**
  * Times every query `rounds` times per engine, the engines interleaved query by query so a noisy
  * moment of the shared machine hits all of them alike. Call after `scoreEngine` (its pass is the
- * warm-up). Returns per-engine p50/p95 over all samples, in ms.
+ * warm-up). Returns per-engine p50/p95 over all samples, in ms. Pass only in-process engines (not
+ * those with their own `latency`).
  */
 export function timeEngines(queries: readonly string[], engines: readonly EngineUnderTest[], rounds: number): Map<string, EngineScores['latency']> {
   const samples = new Map(engines.map((e) => [e.name, [] as number[]]))
