@@ -1,0 +1,235 @@
+// The Lucene peer of bench:compare against brute force over a small seeded catalog: filters return
+// exactly the matching products, facet counts equal counts over the matching set, totals are
+// exact, AND needs every word, fuzziness AUTO is on in the speed run, and relevance's OR mode puts
+// the product with every query word first. One JVM for the speed run and one for relevance; the
+// skip and failure paths need no Lucene. Without java or the jars (a fresh CI machine without
+// liblucene8-java) only those paths run.
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { seededRandom } from '@/shared/random.ts'
+import type { Product } from '../../../bench/compare/datasets.ts'
+import type { BenchCatalog, BenchProduct, BenchQuery, PeerResult } from '../../../bench/compare/peer.ts'
+import { findToolchain } from '../../../bench/compare/lucene/jvm.ts'
+import { luceneRelevance, runLucene, type LuceneRelevance, type LuceneRun } from '../../../bench/compare/lucene/lucene.ts'
+
+const available = findToolchain().ok
+
+// Title words, each far (> 2 edits) from every other token of the catalog, so fuzziness AUTO
+// (2 edits for 6+ letters) cannot widen a one-word query: checked by the first test.
+const NOUNS = ['lantern', 'kettle', 'blender', 'hammock', 'telescope', 'umbrella', 'skillet', 'trombone']
+const ADJS = ['crimson', 'velvet', 'gigantic', 'frosted', 'whimsical']
+const BRANDS = ['Acme', 'Borealis', 'Cygnus', 'Dorado', 'Eridanus', 'Fornax']
+const COLORS = ['amber', 'indigo', 'olive', 'scarlet', 'teal']
+// 14 materials: more than the 10 facet values returned, so the cut and its tie order are tested.
+const MATERIALS = ['alder', 'bamboo', 'brass', 'cedar', 'copper', 'cotton', 'felt', 'glass', 'jute', 'linen', 'maple', 'nylon', 'oak', 'pewter']
+const FACETS = ['brand', 'color', 'material']
+
+function makeCatalog(n: number, seed: number): BenchCatalog {
+  const r = seededRandom(seed)
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!
+  const products: BenchProduct[] = Array.from({ length: n }, (_, i) => {
+    const brand = pick(BRANDS)
+    const color = pick(COLORS)
+    // One product in seven has no material: a missing facet value must be neither counted nor matched.
+    const material = i % 7 === 3 ? '' : pick(MATERIALS)
+    return {
+      id: `p${i}`,
+      title: `${pick(ADJS)} ${pick(NOUNS)}`,
+      brand,
+      description: 'sturdy and dependable everyday item',
+      attributes: [['color', color]],
+      categoryPath: ['Home', 'Things'],
+      facets: { brand, color, material },
+    }
+  })
+  return { name: 'lucene-test', products, facetFields: FACETS }
+}
+
+const CATALOG = makeCatalog(200, 7)
+const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '')
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)])
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j
+  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+  return d[a.length]![b.length]!
+}
+
+/** Top 10 values by count, ties by value ascending (the contract's order). */
+function bruteFacets(products: readonly BenchProduct[], field: string): [string, number][] {
+  const counts = new Map<string, number>()
+  for (const p of products) {
+    const v = p.facets[field] ?? ''
+    if (v !== '') counts.set(v, (counts.get(v) ?? 0) + 1)
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10)
+}
+
+const matches = (p: BenchProduct, filters: [string, string][]) => filters.every(([f, v]) => p.facets[f] === v)
+const ALL = CATALOG.products.length
+
+// The queries of the speed run, with k above the catalog size so every match comes back.
+const FILTERS: [string, string][][] = [[['brand', 'Acme']], [['color', 'teal']], [['brand', 'Cygnus'], ['color', 'olive']], [['material', 'oak']], [['brand', 'Fornax'], ['material', 'nosuch']]]
+const QUERIES: BenchQuery[] = [
+  { cls: 'filter-only', q: '', filters: [], facets: FACETS, k: ALL + 10 },
+  ...FILTERS.map((filters): BenchQuery => ({ cls: 'facet-heavy', q: '', filters, facets: FACETS, k: ALL + 10 })),
+  ...NOUNS.map((noun): BenchQuery => ({ cls: 'one-word', q: noun, filters: [], facets: [], k: ALL + 10 })),
+  { cls: 'misspelt', q: 'lantren', filters: [], facets: [], k: ALL + 10 },
+  { cls: 'two-word', q: 'velvet kettle', filters: [], facets: ['brand'], k: ALL + 10 },
+  { cls: 'facet-heavy', q: 'telescope', filters: [['color', 'amber']], facets: FACETS, k: ALL + 10 },
+  { cls: 'one-word', q: 'kettle', filters: [], facets: [], k: 3 },
+]
+const at = (pred: (q: BenchQuery) => boolean) => QUERIES.findIndex(pred)
+
+describe('Lucene peer: skipped and failed runs', () => {
+  test('a missing jar directory skips the peer and names the jar and the directory', async () => {
+    const run = await runLucene(CATALOG, QUERIES, { rounds: 1, throughputSeconds: 0, jarDir: '/nonexistent/lucene-jars' })
+    expect(run.status).toBe('skipped')
+    expect(run.reason).toContain('lucene-core-*.jar')
+    expect(run.reason).toContain('/nonexistent/lucene-jars')
+    expect(run.buildMs).toBeNull()
+    expect(run.throughput).toEqual({ c1: null, c16: null })
+  })
+
+  test('a missing java skips the peer and says so', async () => {
+    const run = await runLucene(CATALOG, QUERIES, { rounds: 1, throughputSeconds: 0, java: '/nonexistent/bin/java' })
+    expect(run.status).toBe('skipped')
+    expect(run.reason).toContain('java not found')
+  })
+
+  test.skipIf(!available)('a JVM that cannot start is reported failed with its stderr', async () => {
+    const run = await runLucene(CATALOG, QUERIES, { rounds: 1, throughputSeconds: 0, xmx: '1k' })
+    expect(run.status).toBe('failed')
+    expect(run.reason).toMatch(/exited with \d+/)
+    expect(run.reason).toMatch(/heap/i)
+  }, 30_000)
+})
+
+describe.skipIf(!available)('Lucene peer: answers against brute force', () => {
+  let run: LuceneRun
+  let results: PeerResult[]
+  beforeAll(async () => {
+    // budgetSeconds 0: the first of the 3 rounds spends the budget, so one sample per query is kept.
+    run = await runLucene(CATALOG, QUERIES, { rounds: 3, budgetSeconds: 0, throughputSeconds: 0.2, warmupSeconds: 0, keepResults: true })
+    if (run.status !== 'ok') throw new Error(`lucene run ${run.status}: ${run.reason}`)
+    results = run.results!
+  }, 60_000)
+
+  test('precondition: every title noun is more than 2 edits from every other catalog token', () => {
+    const tokens = new Set(CATALOG.products.flatMap((p) => words([p.title, p.brand, p.description, ...p.attributes.map(([, v]) => v), ...p.categoryPath].join(' '))))
+    for (const noun of NOUNS) for (const t of tokens) if (t !== noun) expect(editDistance(noun, t)).toBeGreaterThan(2)
+  })
+
+  test('the run reports its build, memory, every class latency (rounds cut by the budget) and both throughputs', () => {
+    expect(run.engine).toBe('lucene')
+    expect(run.version).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(run.objects).toBe(ALL)
+    expect(run.buildMs!).toBeGreaterThan(0)
+    expect(run.heapDeltaBytes).not.toBeNull()
+    expect(run.indexFileBytes!).toBeGreaterThan(0)
+    expect(run.setup).toContain(`Apache Lucene ${run.version}`)
+    expect(run.setup).toContain('fuzziness AUTO')
+    for (const cls of new Set(QUERIES.map((q) => q.cls))) expect(run.latency[cls]!.samples).toBe(QUERIES.filter((q) => q.cls === cls).length)
+    expect(run.throughput.c1!).toBeGreaterThan(0)
+    expect(run.throughput.c16!).toBeGreaterThan(0)
+    expect(results).toHaveLength(QUERIES.length)
+  })
+
+  test('no text and no filter matches the whole catalog', () => {
+    const r = results[at((q) => q.q === '' && q.filters.length === 0)]!
+    expect(r.total).toBe(ALL)
+    expect(r.ids).toHaveLength(ALL)
+  })
+
+  test('filters return exactly the products with those values, with exact totals', () => {
+    for (const filters of FILTERS) {
+      const r = results[at((q) => q.filters === filters)]!
+      const expected = CATALOG.products.filter((p) => matches(p, filters)).map((p) => p.id)
+      expect(r.total).toBe(expected.length)
+      expect([...r.ids].sort()).toEqual([...expected].sort())
+    }
+    // The fixture must reach both the empty and a non-empty case.
+    expect(results[at((q) => q.filters === FILTERS[4])]!.total).toBe(0)
+    expect(results[at((q) => q.filters === FILTERS[0])]!.total).toBeGreaterThan(10)
+  })
+
+  test('facet counts equal a brute-force count over the matching set (top 10, ties by value)', () => {
+    QUERIES.forEach((q, i) => {
+      if (q.facets.length === 0) return
+      const r = results[i]!
+      expect(r.ids).toHaveLength(r.total) // k is above the catalog: the ids are the matching set
+      const ids = new Set(r.ids)
+      const matching = CATALOG.products.filter((p) => ids.has(p.id))
+      for (const f of q.facets) expect(r.facets![f]).toEqual(bruteFacets(matching, f))
+    })
+    // 14 materials over the whole catalog: the cut at 10 is exercised.
+    expect(new Set(CATALOG.products.map((p) => p.facets.material).filter((m) => m !== '')).size).toBeGreaterThan(10)
+  })
+
+  test('a one-word AND query of a word in exactly N titles returns those N', () => {
+    for (const noun of NOUNS) {
+      const r = results[at((q) => q.q === noun && q.k > ALL)]!
+      const expected = CATALOG.products.filter((p) => words(p.title).includes(noun)).map((p) => p.id)
+      expect(expected.length).toBeGreaterThan(0)
+      expect(r.total).toBe(expected.length)
+      expect([...r.ids].sort()).toEqual([...expected].sort())
+    }
+  })
+
+  test('AND needs every word; text and filters combine', () => {
+    const two = results[at((q) => q.q === 'velvet kettle')]!
+    const both = CATALOG.products.filter((p) => words(p.title).includes('velvet') && words(p.title).includes('kettle'))
+    expect(two.total).toBe(both.length)
+    expect([...two.ids].sort()).toEqual(both.map((p) => p.id).sort())
+    const filtered = results[at((q) => q.q === 'telescope' && q.filters.length > 0)]!
+    const expected = CATALOG.products.filter((p) => words(p.title).includes('telescope') && p.facets.color === 'amber')
+    expect([...filtered.ids].sort()).toEqual(expected.map((p) => p.id).sort())
+  })
+
+  test('fuzziness AUTO is on in the speed run: a transposed word finds the same products', () => {
+    const exact = results[at((q) => q.q === 'lantern')]!
+    const typo = results[at((q) => q.q === 'lantren')]!
+    expect(typo.total).toBe(exact.total)
+    expect([...typo.ids].sort()).toEqual([...exact.ids].sort())
+  })
+
+  test('k caps the ids but not the total', () => {
+    const capped = results[at((q) => q.q === 'kettle' && q.k === 3)]!
+    const full = results[at((q) => q.q === 'kettle' && q.k > ALL)]!
+    expect(capped.ids).toHaveLength(3)
+    expect(capped.total).toBe(full.total)
+  })
+})
+
+describe.skipIf(!available)('Lucene relevance: plain BM25, OR and AND', () => {
+  const filler = (id: string, title: string): Product => ({ id, title, brand: 'Generic', description: 'an ordinary product', attributes: [], categoryPath: [] })
+  // "zanzibar quokka": r1 has both words; the others have one, repeated to tempt term frequency.
+  const PRODUCTS: Product[] = [
+    filler('r0', 'zanzibar zanzibar spice box'),
+    filler('r1', 'zanzibar quokka plush toy'),
+    filler('r2', 'quokka quokka keyring'),
+    filler('r3', 'wooden chair'),
+    ...Array.from({ length: 20 }, (_, i) => filler(`f${i}`, `plain item number ${i}`)),
+  ]
+  let rel: LuceneRelevance
+  beforeAll(async () => {
+    rel = await luceneRelevance(PRODUCTS, ['zanzibar quokka', 'wooden chair', 'quokka'], 10, { rounds: 1, warmupSeconds: 0 })
+    if (rel.status !== 'ok') throw new Error(`lucene relevance ${rel.status}: ${rel.reason}`)
+  }, 60_000)
+
+  test('OR mode ranks the product with every word first and still returns the partial matches', () => {
+    const or = rel.results.get('zanzibar quokka')!
+    expect(or[0]).toBe('r1')
+    expect([...or].sort()).toEqual(['r0', 'r1', 'r2'])
+  })
+
+  test('AND mode returns only the product with every word', () => {
+    expect(rel.resultsAnd!.get('zanzibar quokka')).toEqual(['r1'])
+    expect(rel.resultsAnd!.get('wooden chair')).toEqual(['r3'])
+  })
+
+  test('a one-word query ranks the higher term frequency first (BM25) and reports build and latency', () => {
+    expect(rel.results.get('quokka')).toEqual(['r2', 'r1'])
+    expect(rel.buildMs).toBeGreaterThan(0)
+    expect(rel.latency.samples).toBe(3)
+  })
+})
