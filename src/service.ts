@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Analytics } from './analytics/analytics.ts'
-import { ReportsService } from './analytics/reports/reports-service.ts'
+import { ThreadedReports } from './analytics/reports/threaded-reports.ts'
 import { CatalogExporter } from './catalog/export.ts'
 import { UpdateByQueryRunner } from './catalog/update-by-query.ts'
 import { CatalogWriter } from './catalog/writes.ts'
@@ -26,7 +26,7 @@ export interface RunningSift {
   /** Base URL of the analytics paths: the second port's when SIFT_ANALYTICS_PORT is set, else `url`. */
   analyticsUrl: string
   analytics: Analytics
-  reports: ReportsService
+  reports: ThreadedReports
   store: Store
   demo: { trackerId: string; privateKey: string } | null
   writer: CatalogWriter
@@ -82,7 +82,9 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheBytes: config.searchCacheMegabytes * 1_000_000, cacheTtlMs: 30_000, autocompleteCacheTtlMs: 60_000 })
 
   const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger, logServed: config.analyticsLog })
-  const reports = new ReportsService(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush() })
+  const reports = new ThreadedReports(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush(), thread: { dataDir: config.dataDir } })
+  // The analytics thread starts now, not once the index is loaded: reports answer meanwhile, caught up.
+  reports.start()
 
   const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null
 
@@ -108,7 +110,10 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     publicLimiter?.prune()
   }, SWEEP_INTERVAL_MS)
   sweep.unref()
-  /** The one shutdown order: HTTP first (no new events), then the queued events reach the disk, then the rest. */
+  /**
+   * The one shutdown order: HTTP first (no new events), then the analytics thread ends its tick and
+   * closes its connection, then the queued events reach the disk (rolled up at the next start), then the rest.
+   */
   const shutdown = async () => {
     clearInterval(sweep)
     await server.stop(true)
@@ -127,7 +132,6 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     throw error
   }
   ready = true
-  reports.start()
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const hostPart = shownHost.includes(':') ? `[${shownHost}]` : shownHost
   const url = `http://${hostPart}:${server.port}`

@@ -6,7 +6,7 @@ import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import type { Analytics } from '../analytics/analytics.ts'
 import { personaliser } from '../analytics/affinity/personalise.ts'
-import type { ReportsService } from '../analytics/reports/reports-service.ts'
+import type { ThreadedReports } from '../analytics/reports/threaded-reports.ts'
 import type { Logger } from '../shared/log.ts'
 import { HealthSchema } from './models/catalog.model.ts'
 import { json, text } from './responses.ts'
@@ -28,8 +28,8 @@ export interface AppDeps extends CatalogRouteDeps, Omit<SearchRouteDeps, 'tracke
   logger: Logger
   /** The analytics component: collector, served-request log, and `db` for the reporting routes. */
   analytics: Analytics
-  /** Reporting (rollups, segments, retention) over `analytics.db`. */
-  reports: ReportsService
+  /** Reporting: segments and reads here, rollups and retention on the analytics thread. */
+  reports: ThreadedReports
   /** False until Sift can serve (store open, index loaded): /health answers 503 meanwhile. */
   isReady: () => boolean
 }

@@ -4,7 +4,7 @@
  * catalog routes (401 first, then parameters). Every bad parameter gets 400 `{param: [messages]}`.
  */
 import { Elysia } from 'elysia'
-import type { ReportsService } from '../../analytics/reports/reports-service.ts'
+import type { ThreadedReports } from '../../analytics/reports/threaded-reports.ts'
 import { NO_RESULTS_WINDOW_DAYS, resolveWindow, withinLast, type FieldErrors } from '../../analytics/reports/window.ts'
 import type { ContextMatch, DayRange } from '../../store/analytics/reports-read.ts'
 import { authenticate, type AuthDeps } from '../guards.ts'
@@ -15,7 +15,7 @@ import { json, publicBaseUrl } from '../responses.ts'
 
 export interface ReportRouteDeps {
   auth: AuthDeps
-  reports: ReportsService
+  reports: ThreadedReports
 }
 
 interface ReportContext {
@@ -29,8 +29,11 @@ interface ReportContext {
 
 const SINGLE_PARAMS = ['segment_id', 'from', 'to', 'days', 'q']
 
-/** Authenticates, checks the common parameters, then answers with `produce`'s body or the 400. */
-function report(deps: ReportRouteDeps, request: Request, path: string, allowDays: boolean, produce: (ctx: ReportContext, errors: FieldErrors) => unknown): Response {
+/**
+ * Authenticates, checks the common parameters, then answers with `produce`'s body or the 400.
+ * `produce` awaits the analytics thread's catch-up; everything before it answers synchronously.
+ */
+async function report(deps: ReportRouteDeps, request: Request, path: string, allowDays: boolean, produce: (ctx: ReportContext, errors: FieldErrors) => Promise<unknown>): Promise<Response> {
   const trackerId = authenticate(request, path, deps.auth)
   if (trackerId instanceof Response) return trackerId
   const params = new URL(request.url).searchParams
@@ -46,7 +49,7 @@ function report(deps: ReportRouteDeps, request: Request, path: string, allowDays
     else match = segment.match
   }
   if (Object.keys(errors).length > 0 || !window.ok) return json(400, errors)
-  const body = produce({ trackerId, range: window.range, match, params, base: publicBaseUrl(request) }, errors)
+  const body = await produce({ trackerId, range: window.range, match, params, base: publicBaseUrl(request) }, errors)
   return Object.keys(errors).length > 0 ? json(400, errors) : json(200, body)
 }
 
@@ -88,11 +91,11 @@ export function reportRoutes(deps: ReportRouteDeps) {
     .get(
       '/filters',
       ({ request }) =>
-        report(deps, request, '/filters', false, (ctx, errs) => {
+        report(deps, request, '/filters', false, async (ctx, errs) => {
           const pairs = parsePairs(ctx.params, errs)
           if (Object.keys(errs).length > 0) return null
           const has = (name: string, value: string) => pairs.some(([n, v]) => n === name && v === value)
-          return deps.reports.filters(ctx.trackerId, ctx.range, ctx.match, pairs).map((group) => ({
+          return (await deps.reports.filters(ctx.trackerId, ctx.range, ctx.match, pairs)).map((group) => ({
             ...group,
             values: group.values.map((value) => ({
               ...value,
@@ -102,7 +105,7 @@ export function reportRoutes(deps: ReportRouteDeps) {
         }),
       { query: FiltersQuerySchema, response: { 200: FiltersSchema, ...errors }, detail: detail('Filter usage and conversion (HMAC)') },
     )
-    .get('/frequent_queries', ({ request }) => report(deps, request, '/frequent_queries', false, (ctx) => queryLinks(ctx, deps.reports.frequentQueries(ctx.trackerId, ctx.range, ctx.match))), {
+    .get('/frequent_queries', ({ request }) => report(deps, request, '/frequent_queries', false, async (ctx) => queryLinks(ctx, await deps.reports.frequentQueries(ctx.trackerId, ctx.range, ctx.match))), {
       query: ReportQuerySchema,
       response: { 200: QueriesSchema, ...errors },
       detail: detail('Most searched queries, lowercased and ASCII-folded (HMAC)'),
@@ -110,20 +113,20 @@ export function reportRoutes(deps: ReportRouteDeps) {
     .get(
       '/no_results_queries',
       ({ request }) =>
-        report(deps, request, '/no_results_queries', false, (ctx) =>
-          queryLinks(ctx, deps.reports.noResultsQueries(ctx.trackerId, withinLast(ctx.range, NO_RESULTS_WINDOW_DAYS, deps.reports.now()), ctx.match))),
+        report(deps, request, '/no_results_queries', false, async (ctx) =>
+          queryLinks(ctx, await deps.reports.noResultsQueries(ctx.trackerId, withinLast(ctx.range, NO_RESULTS_WINDOW_DAYS, deps.reports.now()), ctx.match))),
       { query: ReportQuerySchema, response: { 200: QueriesSchema, ...errors }, detail: detail('Queries that found nothing, last 30 days (HMAC)') },
     )
     .get(
       '/query_detail',
       ({ request }) =>
-        report(deps, request, '/query_detail', false, (ctx, errs) => {
+        report(deps, request, '/query_detail', false, async (ctx, errs) => {
           const q = ctx.params.get('q')
           if (q === null || q.trim() === '') {
             errs.q = ['must be filled']
             return null
           }
-          return deps.reports.queryDetail(ctx.trackerId, q, ctx.range, ctx.match)
+          return await deps.reports.queryDetail(ctx.trackerId, q, ctx.range, ctx.match)
         }),
       { query: QueryDetailQuerySchema, response: { 200: QueryDetailSchema, ...errors }, detail: detail('Items clicked and bought from searches for a query (HMAC)') },
     )

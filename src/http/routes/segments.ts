@@ -8,7 +8,7 @@
  * A session is in a segment when one of its events carries all the match's context values.
  */
 import { Elysia, t } from 'elysia'
-import type { ReportsService } from '../../analytics/reports/reports-service.ts'
+import type { ThreadedReports } from '../../analytics/reports/threaded-reports.ts'
 import type { Segment } from '../../store/analytics/segments-db.ts'
 import { readJsonBody } from '../body.ts'
 import { authenticate, type AuthDeps } from '../guards.ts'
@@ -20,7 +20,7 @@ import { jsonBodyDoc } from './catalog-deps.ts'
 
 export interface SegmentRouteDeps {
   auth: AuthDeps
-  reports: Pick<ReportsService, 'segments' | 'now'>
+  reports: Pick<ThreadedReports, 'segments' | 'now'>
 }
 
 const ID = /^[A-Za-z0-9_.-]{1,100}$/

@@ -32,6 +32,16 @@ export function openAnalyticsDb(dataDir: string, options: { readonly?: boolean }
   return db
 }
 
+/**
+ * Checkpoints of the write-ahead log: the connection whose commit finds the log past
+ * `walPages` pages copies it back into the database file (and syncs it) before returning. Sift
+ * leaves that to the analytics thread's connection (1,000 pages, SQLite's default) and turns it
+ * off on the front thread's (0), so flushing the event buffer never pays for a checkpoint.
+ */
+export function setAutoCheckpoint(db: Database, walPages: number): void {
+  db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.floor(walPages))}`)
+}
+
 /** Applies `migrations[v..]` for `component` where v is its recorded version. Never edit a shipped migration. */
 export function migrateComponent(db: Database, component: string, migrations: readonly string[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID')

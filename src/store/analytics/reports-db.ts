@@ -125,7 +125,7 @@ export class ReportsDb {
   private readonly dims: ReportDims
 
   constructor(readonly db: Database) {
-    migrateComponent(db, 'reports', REPORTS_MIGRATIONS)
+    migrateReports(db)
     this.qCursor = db.query('SELECT seq FROM rp_cursor WHERE name = ?')
     this.qSetCursor = db.query('INSERT INTO rp_cursor (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
     this.qNear = db.query('SELECT id, start_at AS startAt, end_at AS endAt FROM rp_sessions WHERE tracker_id = ? AND session_key = ? AND end_at >= ? AND start_at <= ? ORDER BY start_at')
@@ -166,8 +166,14 @@ export class ReportsDb {
     )
   }
 
+  /**
+   * Runs `work` in one transaction that takes the write lock at BEGIN: the rollup (analytics
+   * thread) and the event buffer (front thread) write through two connections, and a deferred
+   * transaction that read first could not upgrade after the other committed (SQLITE_BUSY, which
+   * busy_timeout does not retry). Nested calls become savepoints.
+   */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)()
+    return this.db.transaction(work).immediate()
   }
 
   /** The last events.seq the rollup has processed. */
@@ -259,6 +265,11 @@ export class ReportsDb {
     }
   }
 
+  /** Trackers with precomputed segment conditions (a sync also drops the ones no segment uses). */
+  dimTrackers(): string[] {
+    return (this.db.query('SELECT DISTINCT tracker_id AS id FROM rp_dims').all() as { id: string }[]).map((row) => row.id)
+  }
+
   /** Makes the tracker's segment dims match its segments' conditions (reports-dims.ts). */
   syncSegments(trackerId: string, matches: readonly Readonly<Record<string, string>>[]): void {
     this.transaction(() => this.dims.sync(trackerId, matches))
@@ -268,6 +279,14 @@ export class ReportsDb {
   backfillStep(budget: number): { processed: number; pending: boolean } {
     return this.transaction(() => this.dims.backfillStep(budget))
   }
+}
+
+/**
+ * Brings the reports' tables up to date. The front thread runs it before the analytics thread
+ * opens its own connection: two connections migrating at once could both apply a migration.
+ */
+export function migrateReports(db: Database): void {
+  migrateComponent(db, 'reports', REPORTS_MIGRATIONS)
 }
 
 export function isAnonymous(sessionKey: string): boolean {

@@ -37,6 +37,7 @@ export class SegmentsDb {
   /**
    * `changed` runs after a tracker's segments were created, replaced or deleted, in the same
    * transaction: the reports precompute every segment condition (reports-dims.ts) and follow it.
+   * Writes take the write lock at BEGIN (they read first, and another connection may be writing).
    */
   constructor(private readonly db: Database, private readonly changed: (trackerId: string) => void = () => {}) {
     migrateComponent(db, 'segments', SEGMENTS_MIGRATIONS)
@@ -66,7 +67,7 @@ export class SegmentsDb {
       ).run(trackerId, segment.id, segment.name, JSON.stringify(segment.match), now)
       this.changed(trackerId)
       return !existed
-    })()
+    }).immediate()
   }
 
   delete(trackerId: string, id: string): boolean {
@@ -74,6 +75,6 @@ export class SegmentsDb {
       const deleted = this.db.query('DELETE FROM rp_segments WHERE tracker_id = ? AND segment_id = ?').run(trackerId, id).changes > 0
       if (deleted) this.changed(trackerId)
       return deleted
-    })()
+    }).immediate()
   }
 }

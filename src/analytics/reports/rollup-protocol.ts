@@ -1,0 +1,32 @@
+/**
+ * What crosses between the front thread (rollup-thread.ts) and the analytics thread
+ * (src/workers/rollup.worker.ts): plain data, structured-clone safe.
+ */
+import type { LogLevel } from '../../shared/log.ts'
+
+/** What the analytics thread is started with (`workerData`). */
+export interface RollupThreadOptions {
+  dataDir: string
+  /** Events read and committed per rollup transaction (default 100, see rollup.worker.ts). */
+  batchSize?: number
+  retentionMs?: number
+  purgeEveryMs?: number
+}
+
+/** Front thread → analytics thread. Handled in order, between two ticks. */
+export type RollupCommand =
+  /** Roll up pending events now, at most `budget` (a report waits for the answer). */
+  | { kind: 'catch-up'; id: number; budget: number }
+  /** The tracker's saved segments changed (already committed): re-read them and follow. */
+  | { kind: 'segments'; trackerId: string }
+  /** Finish, close the connection, answer `stopped`. */
+  | { kind: 'stop' }
+
+/** Analytics thread → front thread. */
+export type RollupEvent =
+  | { kind: 'ready' }
+  | { kind: 'caught-up'; id: number; processed: number; caughtUp: boolean }
+  | { kind: 'catch-up-failed'; id: number; error: string }
+  | { kind: 'log'; level: LogLevel; message: string; fields: Record<string, unknown> }
+  | { kind: 'stopped' }
+  | { kind: 'fatal'; message: string }

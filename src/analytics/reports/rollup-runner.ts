@@ -1,0 +1,108 @@
+/**
+ * The writing half of the reports: the incremental rollup, the backfill of newly saved segment
+ * conditions, their sync with the saved segments, and the retention purge, with the background
+ * tick that keeps them current. In Sift it runs on the analytics thread (rollup.worker.ts) over a
+ * connection of its own; the tests drive it in process through ReportsService. The report reads
+ * never need it: they read what it stored.
+ */
+import type { Logger } from '../../shared/log.ts'
+import type { Database } from '../../store/analytics/analytics-db.ts'
+import { ReportsDb } from '../../store/analytics/reports-db.ts'
+import { SegmentsDb } from '../../store/analytics/segments-db.ts'
+import { DAY_MS } from '../sessions/index.ts'
+import { RETENTION_MS, RetentionJob } from './retention.ts'
+import { Rollup } from './rollup.ts'
+
+/** Caught up: look for new events again after this pause. */
+export const TICK_IDLE_MS = 1000
+/**
+ * Behind: the next tick at once (a zero-delay timer, so messages such as a report's catch-up are
+ * answered between two ticks: a tick is short, ~35 ms at ~7,000 events/s).
+ */
+export const TICK_BUSY_MS = 0
+export const TICK_EVENTS = 250
+/** Stored sessions a tick backfills into a newly saved segment condition (once the rollup is caught up). */
+export const TICK_SESSIONS = 200
+
+export interface RollupRunnerOptions {
+  logger: Logger
+  now?: () => number
+  /** Events read and committed per transaction. */
+  batchSize?: number
+  retentionMs?: number
+  purgeEveryMs?: number
+}
+
+export class RollupRunner {
+  readonly reportsDb: ReportsDb
+  private readonly segments: SegmentsDb
+  private readonly rollup: Rollup
+  private readonly retention: RetentionJob
+  private tick: ReturnType<typeof setTimeout> | null = null
+  private running = false
+
+  constructor(db: Database, private readonly options: RollupRunnerOptions) {
+    const now = options.now ?? Date.now
+    this.reportsDb = new ReportsDb(db)
+    this.segments = new SegmentsDb(db)
+    const retentionMs = options.retentionMs ?? RETENTION_MS
+    // One day inside the retention: a session whose older events are being purged is left as it is.
+    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs: retentionMs - DAY_MS, now })
+    this.retention = new RetentionJob(db, { now, logger: options.logger, retentionMs, everyMs: options.purgeEveryMs })
+  }
+
+  /** Makes the tracker's precomputed segment conditions follow its saved segments (read from SQLite). */
+  syncSegments(trackerId: string): void {
+    // Read in the same (write) transaction, so a segment another connection commits meanwhile is not half seen.
+    this.reportsDb.transaction(() => this.reportsDb.syncSegments(trackerId, this.segments.list(trackerId).map((segment) => segment.match)))
+  }
+
+  /** Every tracker with segments or precomputed conditions: what a restart, or a lost message, left behind. */
+  syncAllSegments(): void {
+    for (const trackerId of new Set([...this.segments.trackers(), ...this.reportsDb.dimTrackers()])) this.syncSegments(trackerId)
+  }
+
+  /** Rolls up pending events, at most `budget` of them. */
+  catchUp(budget: number): { processed: number; caughtUp: boolean } {
+    return this.rollup.step(budget)
+  }
+
+  /**
+   * Backfills newly saved segment conditions from the stored sessions, at most `budget` sessions.
+   * Until a condition is backfilled its reports read the per-session rows (slower, same answers).
+   */
+  backfillSegments(budget: number): { processed: number; pending: boolean } {
+    return this.reportsDb.backfillStep(budget)
+  }
+
+  /** Starts the background tick and the retention schedule. */
+  start(): void {
+    this.running = true
+    this.schedule(0)
+    this.retention.start()
+  }
+
+  /** Stops both; a tick is synchronous, so none is under way when this runs. Waits for a purge batch. */
+  async stop(): Promise<void> {
+    this.running = false
+    if (this.tick !== null) clearTimeout(this.tick)
+    this.tick = null
+    await this.retention.stop()
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return
+    this.tick = setTimeout(() => {
+      this.tick = null
+      let caughtUp = true
+      try {
+        caughtUp = this.rollup.step(TICK_EVENTS).caughtUp
+        if (caughtUp) caughtUp = !this.backfillSegments(TICK_SESSIONS).pending
+      } catch (error) {
+        this.options.logger.error('reports rollup failed', { error: String(error) })
+      }
+      this.schedule(caughtUp ? TICK_IDLE_MS : TICK_BUSY_MS)
+    }, delayMs)
+    this.tick.unref?.()
+  }
+}

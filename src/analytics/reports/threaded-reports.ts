@@ -1,0 +1,111 @@
+/**
+ * The reports as Sift serves them: the rollup, the segment backfill and the retention purge run on
+ * the analytics thread (rollup-thread.ts); this front-thread side keeps the segment definitions and
+ * the reads. A report first writes the queued events (flush, on this thread), then asks the thread
+ * to roll up at most CATCH_UP_BUDGET pending events and waits for its answer, then reads the
+ * rollups through this thread's connection (WAL: the thread's commits never block it). So a
+ * report sees every event received before it, as ReportsService does in process.
+ */
+import { setAutoCheckpoint, type Database } from '../../store/analytics/analytics-db.ts'
+import { migrateReports } from '../../store/analytics/reports-db.ts'
+import type { ContextMatch, DayRange } from '../../store/analytics/reports-read.ts'
+import { SegmentsDb, type Segment } from '../../store/analytics/segments-db.ts'
+import type { Logger } from '../../shared/log.ts'
+import { ReportReads, type ItemTitles, type QueryDetail, type QueryEntry } from './report-reads.ts'
+import { CATCH_UP_BUDGET } from './reports-service.ts'
+import type { RollupThreadOptions } from './rollup-protocol.ts'
+import { RollupThread, type CatchUpResult } from './rollup-thread.ts'
+import type { Breakdown, FilterGroup } from './shapes.ts'
+
+export interface ThreadedReportsOptions {
+  logger: Logger
+  catalog: ItemTitles
+  /** Writes events still queued in memory, so a report sees everything received so far. */
+  flush: () => void
+  /** How the analytics thread opens the file (data dir) and paces its work. */
+  thread: RollupThreadOptions
+}
+
+/** Saved segments; a change reaches the analytics thread once it is committed. */
+export interface SegmentAdmin {
+  get(trackerId: string, id: string): Segment | null
+  list(trackerId: string): Segment[]
+  /** Creates or replaces; returns true when it was created. */
+  put(trackerId: string, segment: Segment, now: number): boolean
+  delete(trackerId: string, id: string): boolean
+}
+
+export class ThreadedReports {
+  readonly segments: SegmentAdmin
+  readonly now: () => number = Date.now
+  /** The analytics thread (tests kill it through `thread.kill()`). */
+  readonly thread: RollupThread
+  private readonly reads: ReportReads
+
+  constructor(private readonly db: Database, private readonly options: ThreadedReportsOptions) {
+    // Every table the thread writes exists before it opens its connection.
+    migrateReports(db)
+    const stored = new SegmentsDb(db)
+    this.thread = new RollupThread(options.thread, options.logger)
+    const announce = (trackerId: string) => this.thread.segmentsChanged(trackerId)
+    this.segments = {
+      get: (trackerId, id) => stored.get(trackerId, id),
+      list: (trackerId) => stored.list(trackerId),
+      put(trackerId, segment, now) {
+        const created = stored.put(trackerId, segment, now)
+        announce(trackerId)
+        return created
+      },
+      delete(trackerId, id) {
+        const deleted = stored.delete(trackerId, id)
+        if (deleted) announce(trackerId)
+        return deleted
+      },
+    }
+    this.reads = new ReportReads(db, options.catalog)
+  }
+
+  /** Starts the analytics thread (rollup tick, backfill, retention schedule), which also takes over WAL checkpoints. */
+  start(): void {
+    setAutoCheckpoint(this.db, 0)
+    this.thread.start()
+  }
+
+  /** Lets the thread finish its tick and close its connection. */
+  async stop(): Promise<void> {
+    await this.thread.stop()
+  }
+
+  /** Writes queued events, then has the thread roll up at most `budget` pending ones. */
+  catchUp(budget = CATCH_UP_BUDGET): Promise<CatchUpResult> {
+    this.options.flush()
+    return this.thread.catchUp(budget)
+  }
+
+  async breakdown(trackerId: string, range: DayRange, match: ContextMatch | null): Promise<Breakdown> {
+    await this.catchUp()
+    return this.reads.breakdown(trackerId, range, match)
+  }
+
+  /** Filter usage groups (links are added by the HTTP layer, which knows the address). */
+  async filters(trackerId: string, range: DayRange, match: ContextMatch | null, pairs: readonly [string, string][]): Promise<FilterGroup[]> {
+    await this.catchUp()
+    return this.reads.filters(trackerId, range, match, pairs)
+  }
+
+  async frequentQueries(trackerId: string, range: DayRange, match: ContextMatch | null): Promise<QueryEntry[]> {
+    await this.catchUp()
+    return this.reads.frequentQueries(trackerId, range, match)
+  }
+
+  async noResultsQueries(trackerId: string, range: DayRange, match: ContextMatch | null): Promise<QueryEntry[]> {
+    await this.catchUp()
+    return this.reads.noResultsQueries(trackerId, range, match)
+  }
+
+  /** Items clicked and converted from searches for `q` (normalised like stored queries). */
+  async queryDetail(trackerId: string, q: string, range: DayRange, match: ContextMatch | null): Promise<QueryDetail> {
+    await this.catchUp()
+    return this.reads.queryDetail(trackerId, q, range, match)
+  }
+}
