@@ -155,3 +155,33 @@ export function loadEsci(): JudgedSet {
     droppedJudgments: dropped,
   }
 }
+
+/** The Best Buy sample: products (no judgments), their prices, and the demo query suggestions. */
+export interface BestbuySample {
+  products: Product[]
+  /** Product id → price in dollars. */
+  prices: Map<string, number>
+  /** Query suggestions typed on Algolia's Best Buy demo, most popular first. */
+  queries: string[]
+}
+
+/**
+ * Best Buy sample: 3,291 phones and accessories. The data has no product id, so the id is the line
+ * number (`bb-1`, ...). Categories run root to leaf; every product sits under "Cell Phones".
+ */
+export function loadBestbuy(): BestbuySample {
+  const dir = join(DATA_DIR, 'bestbuy_sample')
+  const prices = new Map<string, number>()
+  const products: Product[] = jsonLines(join(dir, 'products.jsonl.gz')).map((p, i) => {
+    const id = `bb-${i + 1}`
+    if (typeof p.price === 'number') prices.set(id, p.price)
+    const categoryPath = Array.isArray(p.categories) ? p.categories.map(str).filter((c) => c !== '') : []
+    return { id, title: str(p.name), brand: str(p.brand), description: str(p.description), attributes: [], categoryPath }
+  })
+  const queries = jsonLines(join(dir, 'algolia_demo_query_suggestions.jsonl.gz'))
+    .map((q) => ({ query: str(q.query), popularity: typeof q.popularity === 'number' ? q.popularity : 0 }))
+    .filter((q) => q.query !== '')
+    .sort((a, b) => b.popularity - a.popularity || (a.query < b.query ? -1 : 1))
+    .map((q) => q.query)
+  return { products, prices, queries }
+}
