@@ -12,7 +12,7 @@
 //   8.8.1 (Debian liblucene8-java, jars named 8.7.0) measures itself on the JVM (./lucene/). An
 //   engine that fails to load is "skipped" with the reason; a crash or an overrun budget costs one
 //   row, never the run. Writes bench/results/<date>-<commit>.json, bench/compare/COMPARE.md and
-//   bench/compare/charts/*.svg. About 25 minutes on the 2-core machine; gen-1m adds much more.
+//   bench/compare/charts/*.svg. About 20 minutes on the 2-core machine; gen-1m adds much more.
 // Run: npm run bench:compare [-- --only=sift,minisearch --catalogs=chorus,gen-10k --1m --rounds=5
 //   --seconds=5 --per-class=150 --class-budget=10 --quick --out=<dir> --peer-module=<path>]
 //   --from=bench/results/<date>-<commit>.json renders the report and charts again without running.
@@ -127,6 +127,12 @@ async function luceneRunner(): Promise<LuceneRunner | string> {
   }
 }
 
+/** What Lucene's self-measured figures mean (its setup sentence has the rest). */
+const LUCENE_NOTES = {
+  throughputNote: 'c1 and c16 inside the JVM: 1 and 16 threads sharing one IndexSearcher',
+  buildNote: 'build timed inside the JVM from an empty writer to an open reader (cold JIT); RSS = the JVM\'s VmRSS delta (committed heap and JIT code included; the heap delta alone is heapDeltaBytes in the JSON)',
+}
+
 function skippedRun(engine: string, catalog: BenchCatalog, reason: string): HarnessRun {
   return { engine, version: '', catalog: catalog.name, objects: catalog.products.length, status: 'skipped', reason, buildMs: null, rssDeltaBytes: null, latency: {}, throughput: { c1: null, c16: null }, setup: '' }
 }
@@ -201,7 +207,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
         const t0 = performance.now()
         try {
           const run = withAnswers(await lucene(catalog, queries, { rounds: options.rounds, throughputSeconds: options.seconds, keepResults: true }), catalog, queries)
-          record({ ...run, wallMs: performance.now() - t0 })
+          record({ ...run, ...LUCENE_NOTES, wallMs: performance.now() - t0 })
         } catch (error) {
           record({ ...skippedRun('lucene', catalog, String((error as Error)?.stack ?? error).slice(0, 2000)), status: 'failed' })
         }
