@@ -5,7 +5,7 @@
  * index is segmented. Immutable after construction; lazy caches only.
  */
 import { Bitmap, BitmapCursor, CURSOR_END, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
-import type { FieldSchema, Vocabulary } from '@/query/index.ts'
+import { fuzzyPrefixCompletions, MAX_PREFIX_EXPANSIONS, type FieldSchema, type Vocabulary } from '@/query/index.ts'
 import { stem, stemFamily } from '@/text/index.ts'
 import { boundedPrefixTerms } from './prefix-terms.ts'
 import { readerStatics, type ReaderStatics } from './reader-statics.ts'
@@ -117,6 +117,7 @@ export class IndexView implements Vocabulary {
   private readonly dfCache = new Map<string, number>()
   private readonly fuzzyCache = new Map<string, { term: string; distance: number }[]>()
   private readonly prefixCache = new Map<string, string[]>()
+  private readonly fuzzyPrefixCache = new Map<string, string[]>()
 
   constructor(segments: readonly EngineSegment[]) {
     this.segments = segments.map((s, i) => new SegmentState(i, s))
@@ -194,6 +195,22 @@ export class IndexView implements Vocabulary {
       out = boundedPrefixTerms({ readers: this.segments.map((s) => s.reader), df: (t) => this.df(t) }, prefix, limit)
       if (this.prefixCache.size >= PREFIX_CACHE_MAX) this.prefixCache.clear()
       this.prefixCache.set(key, out)
+    }
+    return out.slice()
+  }
+
+  /**
+   * Completions of a typed prefix's 1-edit variants, cached per generation by the prefix. The
+   * variants' own lookups bypass the prefix cache: ~300 of them per prefix would evict the
+   * completions every keystroke reuses.
+   */
+  fuzzyPrefixTerms(prefix: string): string[] {
+    let out = this.fuzzyPrefixCache.get(prefix)
+    if (out === undefined) {
+      const source = { readers: this.segments.map((s) => s.reader), df: (t: string) => this.df(t) }
+      out = fuzzyPrefixCompletions(prefix, (v) => boundedPrefixTerms(source, v, MAX_PREFIX_EXPANSIONS), source.df)
+      if (this.fuzzyPrefixCache.size >= FUZZY_CACHE_MAX) this.fuzzyPrefixCache.clear()
+      this.fuzzyPrefixCache.set(prefix, out)
     }
     return out.slice()
   }

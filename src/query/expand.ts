@@ -31,6 +31,8 @@ export interface Vocabulary {
   prefixTerms(prefix: string, limit: number): string[]
   /** Digit-free vocabulary terms within `maxEdits` (optimal string alignment distance) of `term`, excluding it. */
   fuzzyTerms(term: string, maxEdits: number): { term: string; distance: number }[]
+  /** Completions of the prefix's 1-edit variants (see {@link fuzzyPrefixCompletions}). */
+  fuzzyPrefixTerms(prefix: string): string[]
 }
 
 /** Match weights by kind (see the table above). */
@@ -102,7 +104,7 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
     }
     for (const n of neighbours) add(n.term, n.distance === 1 ? MATCH_WEIGHT.fuzzy1 : MATCH_WEIGHT.fuzzy2, false)
     // The word being typed may hold a typo too ("haedp" → "headphones"): completions of its 1-edit variants.
-    if (isPrefix) for (const t of fuzzyPrefixTerms(word.term, vocab)) add(t, MATCH_WEIGHT.fuzzyPrefix, false)
+    if (isPrefix) for (const t of vocab.fuzzyPrefixTerms(word.term)) add(t, MATCH_WEIGHT.fuzzyPrefix, false)
   }
   return { word, expansions, parts, corrected, isPrefix }
 }
@@ -114,8 +116,10 @@ const TYPO_LETTERS = 'abcdefghijklmnopqrstuvwxyz'
  * Completions of the prefix's 1-edit variants (deletion, substitution, insertion, transposition)
  * of at least 4 characters, highest df first, at most MAX_PREFIX_EXPANSIONS: terms a prefix of
  * which is one edit from what was typed. Shorter variants would complete to most of the catalog.
+ * `prefixTerms(v)` gives a variant's completions (highest df first, at most MAX_PREFIX_EXPANSIONS);
+ * a Vocabulary caches the result per prefix, not per variant (a prefix has ~300 variants).
  */
-function fuzzyPrefixTerms(prefix: string, vocab: Vocabulary): string[] {
+export function fuzzyPrefixCompletions(prefix: string, prefixTerms: (variant: string) => string[], df: (term: string) => number): string[] {
   const variants = new Set<string>()
   const n = prefix.length
   for (let i = 0; i <= n; i++) {
@@ -131,9 +135,9 @@ function fuzzyPrefixTerms(prefix: string, vocab: Vocabulary): string[] {
   const found = new Set<string>()
   for (const v of variants) {
     if (v.length < 4) continue
-    for (const t of vocab.prefixTerms(v, MAX_PREFIX_EXPANSIONS)) if (!t.startsWith(prefix)) found.add(t)
+    for (const t of prefixTerms(v)) if (!t.startsWith(prefix)) found.add(t)
   }
-  return [...found].sort((a, b) => vocab.df(b) - vocab.df(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_PREFIX_EXPANSIONS)
+  return [...found].sort((a, b) => df(b) - df(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_PREFIX_EXPANSIONS)
 }
 
 /** True when `full` (planned with typos for known words) matches more terms than `strict`. */
