@@ -24,6 +24,7 @@ import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, RankCursor, type Segmen
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
+import { threadImpacts as impacts, type ImpactPrefix } from './impact-prefix.ts'
 import { expansionWeight } from './text-match.ts'
 
 /** Pruning is tried only when the hits outnumber the window by this much. */
@@ -246,9 +247,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const best = new BestDocs(k)
   /** The walk's best docs that could still raise θ (exact scoring costs a lookup per expansion). */
   const promising = (): number[] => best.docs.filter((_, i) => (best.scores[i]! + others) * C > theta)
-  for (const t of terms) {
-    if ((t.ub + others + otherMax) * C < theta) break
-    const got = walker.walk(t)
+  /** Takes the walk's `got` scored docs as candidates where they can reach the window. */
+  const take = (got: number): void => {
     for (let i = 0; i < got; i++) {
       const doc = walkDocs[i]!
       const sum = other === null ? walkScores[i]! : walkScores[i]! + other[doc]!
@@ -258,6 +258,34 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       n = addCandidate(n, doc, sum)
       if (sum > best.min()) best.push(sum, doc)
     }
+  }
+  impacts.prepare(bm25)
+  for (const t of terms) {
+    if ((t.ub + others + otherMax) * C < theta) break
+    // A common term is walked best postings first, until the next one's bound cannot reach θ; when
+    // its stored prefix runs out first, the whole term is walked in doc order.
+    const prefix = walker.walksInDocOrder(t) ? impacts.prefixOf(r, t.ord, bm25) : null
+    let walked = false
+    if (prefix !== null) {
+      const rho = impacts.driftOf(prefix)
+      const scale = t.weight * rho * ROUNDING_SLACK
+      // Under the prefix's own table a kept posting's stored score is its exact score, and the
+      // postings after it score lower or tie at higher addresses: the cut of ties applies to all.
+      const exactTies = tiesExact && other === null && others === 0 && rho === 1
+      for (let at = 0; ; at += THETA_EVERY) {
+        const kept = at < prefix.docs.length
+        const below = kept && exactTies ? cut(t.weight * prefix.scores[at]! * C, prefix.docs[at]!) : ((kept ? prefix.scores[at]! : prefix.tailBound) * scale + others + otherMax) * C < theta
+        if (below || (!kept && prefix.docs.length === r.termDf[t.ord])) {
+          walked = true
+          break
+        }
+        if (!kept) break
+        take(walker.walkPrefix(t, prefix, at, THETA_EVERY))
+        raiseTheta(promising())
+      }
+      if (!walked) best.reset()
+    }
+    if (!walked) take(walker.walk(t))
     raiseTheta(promising())
     best.reset()
     // Most hits are candidates: scoring them all beats walking on.
@@ -321,6 +349,34 @@ class TermWalker {
     const hits = this.docs()
     for (let i = 0; i < hits.length; i++) docScratch[hits[i]!] = 0
     return docScratch
+  }
+
+  /** True when {@link walk} goes through the term's docs (not the hits ranked among them). */
+  walksInDocOrder(t: PruneTerm): boolean {
+    return this.r.termDf[t.ord]! <= this.hits.size * RANKED_WALK_RATIO
+  }
+
+  /**
+   * The hits among postings `[from, from + count)` of a term's impact prefix with their scores, into
+   * `walkDocs` / `walkScores` (in prefix order); returns how many. Scored as {@link walk} scores.
+   */
+  walkPrefix(t: PruneTerm, prefix: ImpactPrefix, from: number, count: number): number {
+    const { classes, norms, payload, numDocs } = this.r
+    if (walkDocs.length < count) {
+      walkDocs = new Uint32Array(Math.max(count, walkDocs.length * 2))
+      walkScores = new Float64Array(walkDocs.length)
+    }
+    this.dense ??= denseOf(this.hits, numDocs)
+    const dense = this.dense
+    const end = Math.min(from + count, prefix.docs.length)
+    let n = 0
+    for (let i = from; i < end; i++) {
+      const doc = prefix.docs[i]!
+      if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
+      walkDocs[n] = doc
+      walkScores[n++] = t.weight * bm25.tfScore(classes, payload[prefix.entries[i]!]! * CLASS_STRIDE, norms, doc)
+    }
+    return n
   }
 
   /**

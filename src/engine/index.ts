@@ -10,6 +10,7 @@
 export { createEngine, Engine } from './engine.ts'
 export { IndexView, SegmentState } from './index-view.ts'
 export { SEARCH_RELAX_BELOW } from './relax.ts'
+export { warmImpactPrefixes } from './impact-prefix.ts'
 export { ReaderStatics, readerStatics } from './reader-statics.ts'
 export type { EngineSegment } from './index-view.ts'
 export { DEFAULT_SEARCH_REQUEST, searchRequest } from './types.ts'

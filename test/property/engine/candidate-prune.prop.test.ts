@@ -3,7 +3,9 @@
 // flags and order included, for queries typed as prefixes, with ranking signals and prefer.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import type { Engine, EngineSearchRequest } from '@/engine/index.ts'
+import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
+import { impactTuning, IMPACT_MIN_DF, IMPACT_PREFIX_LENGTH } from '@/engine/impact-prefix.ts'
+import { IndexWriter } from '@/index/index.ts'
 import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpus.ts'
 import { BRANDS, GEO_CENTER, WORDS } from './arbitraries.ts'
 
@@ -58,9 +60,13 @@ describe('candidate pruning', () => {
       prefer: fc.boolean(),
       type: fc.option(fc.constantFrom('item', 'article'), { freq: 3 }),
       chunks: fc.integer({ min: 1, max: 3 }),
+      // Impact prefixes (impact-prefix.ts) on small catalogs: every term walked best first, prefixes
+      // short enough to run out (then the doc-order walk takes over).
+      impact: fc.constantFrom(null, { minDf: 1, length: 1 }, { minDf: 2, length: 3 }, { minDf: 4, length: 40 }),
     })
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
+        setImpactTuning(o.impact)
         const engine = o.chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, o.chunks, ['o1', 'o3'])
         const base: Partial<EngineSearchRequest> = {
           q: o.q,
@@ -79,5 +85,40 @@ describe('candidate pruning', () => {
       }),
       { numRuns: 300 },
     )
+    setImpactTuning(null)
+  })
+
+  test('impact prefixes computed under older statistics still give the full ranking\'s head', () => {
+    // The first segment's prefixes are computed while it is alone; after more objects arrive the
+    // averages change and the same segment reader is walked under the new BM25F table (drift ρ).
+    const optionsArb = fc.record({
+      q: fc.tuple(fc.constantFrom(...FIRST_WORDS), fc.constantFrom(...PREFIXES)).map(([a, b]) => a + b),
+      k: fc.integer({ min: 1, max: 4 }),
+      length: fc.integer({ min: 1, max: 40 }),
+      split: fc.double({ min: 0.2, max: 0.8, noNaN: true }),
+    })
+    fc.assert(
+      fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
+        setImpactTuning({ minDf: 1, length: o.length })
+        const w = new IndexWriter()
+        const cut = Math.max(1, Math.floor(catalog.length * o.split))
+        for (const x of catalog.slice(0, cut)) w.upsert(x)
+        w.commit()
+        const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: true }
+        createEngine(w.segments()).search(req({ ...base, size: o.k }))
+        for (const x of catalog.slice(cut)) w.upsert(x)
+        w.commit()
+        const engine = createEngine(w.segments())
+        const all = scoredKeys(engine, { ...base, size: 1000 })
+        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+      }),
+      { numRuns: 150 },
+    )
+    setImpactTuning(null)
   })
 })
+
+function setImpactTuning(t: { minDf: number; length: number } | null): void {
+  impactTuning.minDf = t?.minDf ?? IMPACT_MIN_DF
+  impactTuning.length = t?.length ?? IMPACT_PREFIX_LENGTH
+}
