@@ -121,6 +121,16 @@ function wordBound(view: IndexView, w: WordPlan): number {
   return u
 }
 
+/**
+ * Upper bound of an expansion's score over the segment: weight × its best tf score when its impact
+ * prefix is at hand (computed already: a bound is not worth a walk), else weight × (k1 + 1).
+ */
+function termBound(r: SegmentReader, ord: number, weight: number): number {
+  const prefix = impacts.cachedPrefixOf(r, ord)
+  if (prefix === null || prefix.scores.length === 0) return weight * (BM25_K1 + 1)
+  return Math.min(weight * (BM25_K1 + 1), weight * prefix.scores[0]! * impacts.driftOf(prefix) * ROUNDING_SLACK)
+}
+
 /** The k best (score, doc) pairs of one expansion's walk, by score (docs distinct within a walk). */
 class BestDocs {
   scores: number[] = []
@@ -161,16 +171,19 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   let p = 0
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
   // With other words, their per-hit scores cost about a full scoring of them: only worth it when the
-  // pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with 64).
+  // pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with 64). Bounds
+  // in their place (impact prefixes' best scores) were tried: at 1M no large hit set got pruned.
   if (words[p]!.parts !== null || (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS)) return null
   const r: SegmentReader = seg.reader
   bm25.prepare(view.invAvgLen)
+  impacts.prepare(bm25)
   const walker = new TermWalker(r, hits)
   const termsOf = (w: WordPlan): PruneTerm[] =>
     w.expansions
       .map((e) => {
         const weight = expansionWeight(view, w, e)
-        return { ord: r.termOrd(e.term), weight, ub: weight * (BM25_K1 + 1) }
+        const ord = r.termOrd(e.term)
+        return { ord, weight, ub: ord < 0 ? 0 : termBound(r, ord, weight) }
       })
       .filter((t) => t.ord >= 0)
 
@@ -259,7 +272,6 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       if (sum > best.min()) best.push(sum, doc)
     }
   }
-  impacts.prepare(bm25)
   for (const t of terms) {
     if ((t.ub + others + otherMax) * C < theta) break
     // A common term is walked best postings first, until the next one's bound cannot reach θ; when

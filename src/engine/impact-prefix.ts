@@ -200,6 +200,12 @@ export class ImpactPrefixes {
     return prefix
   }
 
+  /** The prefix of term `ord` if this thread has computed it under the current tuning, else null. */
+  cachedPrefixOf(r: SegmentReader, ord: number): ImpactPrefix | null {
+    const prefix = this.bySegment.get(r)?.get(ord)
+    return prefix === undefined || prefix.length !== impactTuning.length ? null : prefix
+  }
+
   /** True while prefixes of `postings` more postings stay within the share `share` of the budget. */
   hasRoom(postings: number, share: number): boolean {
     return this.cached + postings <= MAX_CACHED_POSTINGS * share
