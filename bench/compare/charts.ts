@@ -76,16 +76,26 @@ function throughputSpec(results: CompareResults) {
   }
 }
 
+/** RSS and heap growth per product side by side; a row sharing another's index (lucene-exact) is left out. */
 function memorySpec(results: CompareResults) {
-  const rows: Row[] = results.runs
-    .filter((r) => r.status === 'ok' && r.rssDeltaBytes !== null && r.rssDeltaBytes > 0 && r.objects > 0)
-    .map((r) => ({ engine: r.engine, catalog: r.catalog, bytes: r.rssDeltaBytes! / r.objects }))
+  const rows: Row[] = []
+  for (const r of results.runs) {
+    if (r.status !== 'ok' || r.objects === 0 || r.sharedBuildWith) continue
+    for (const [measure, bytes] of [['RSS', r.rssDeltaBytes], ['heap', r.heapDeltaBytes]] as const) {
+      if (bytes !== null && bytes !== undefined && bytes > 0) rows.push({ engine: r.engine, catalog: r.catalog, measure, bytes: bytes / r.objects })
+    }
+  }
   return rows.length === 0 ? null : {
-    ...base('Memory: RSS delta per product (bytes, log scale)', rows),
+    ...base('Memory: RSS and heap growth per product (bytes, log scale)', rows),
     facet: { column: { field: 'catalog', type: 'nominal', title: null } },
     spec: {
-      width: 140, height: 220, mark: 'bar',
-      encoding: { x: { field: 'engine', type: 'nominal', title: null }, y: { field: 'bytes', type: 'quantitative', scale: { type: 'log' }, title: 'bytes/product' }, color: ENGINE_COLOR },
+      width: 160, height: 220, mark: 'bar',
+      encoding: {
+        x: { field: 'engine', type: 'nominal', title: null },
+        xOffset: { field: 'measure' },
+        y: { field: 'bytes', type: 'quantitative', scale: { type: 'log' }, title: 'bytes/product' },
+        color: { field: 'measure', type: 'nominal', title: 'growth' },
+      },
     },
   }
 }
@@ -107,7 +117,7 @@ export async function writeCharts(dir: string, results: CompareResults, relevanc
   const charts: [string, string, Record<string, unknown> | null][] = [
     ['latency-by-size.svg', 'Latency p50 by catalog size per engine (log scale)', latencySpec(results)],
     ['throughput.svg', 'Throughput per engine, c1 and c16', throughputSpec(results)],
-    ['memory.svg', 'Memory: bytes per product per engine', memorySpec(results)],
+    ['memory.svg', 'Memory: RSS and heap bytes per product per engine', memorySpec(results)],
     ['ndcg.svg', 'NDCG@10 by engine per judged set', relevance ? ndcgSpec(relevance) : null],
   ]
   const written: { file: string; title: string }[] = []

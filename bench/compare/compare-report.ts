@@ -18,6 +18,7 @@ export const HARNESS_FAIRNESS = [
   'Every engine gets the same BenchCatalog (the same products, text fields and facet values) and the same queries, generated once per catalog by a seeded generator from that catalog\'s own titles and facet values; nothing is tuned to a judged query.',
   'Each in-process engine runs alone in its own child process (one engine × catalog at a time), so its RSS delta (after Bun.gc(true), before and after the build) is its own; the catalog itself is loaded before the first reading and is not counted. An RSS delta can undercount when a build reuses pages the runtime freed earlier but kept, so small deltas move a lot between runs (FTS5 on chorus: 1,651 then 311 B/product in two runs): read memory across engines as orders of magnitude.',
   'Latency is one query at a time after a warm-up pass; each class is timed over `rounds` passes within a per-class budget (at least one full pass). A class the engine cannot run (no filters, no facet counts, no typo tolerance, no empty-text listing) is "n/a" with the reason, never run without the feature; a class whose warm-up pass alone overruns the budget is "n/a: over budget" with the mean time it was taking.',
+  'Memory is two figures, both after a full collection, after the build minus before it. RSS B/object is the process\'s resident set growth: what the OS gave it, allocator slack, committed but free heap and JIT code included (for the JVM that is much more than the index). heap B/object is the heap growth: live objects only, the JS heap for the in-process engines (JavaScriptCore\'s heapUsed after Bun.gc(true), ArrayBuffer and typed-array memory included) and the JVM heap for Lucene (after System.gc(): its ByteBuffersDirectory index, doc-id map and facet state). Heap is n/a where it is not measured or would miss the index: sift-http (a whole server: RSS only), FTS5 (its index lives in SQLite\'s own allocator, outside the JS heap). lucene-exact shares lucene\'s index in the same JVM, so its build and memory cells say "same as lucene".',
   'Throughput c1 is a closed loop over the classes the engine can run, interleaved (so an engine without typo tolerance is not charged for the misspelt class: its mix is easier). A synchronous engine cannot overlap queries in one thread, so c16 for in-process engines runs min(16, cores) worker threads, each with its own copy of the index built in that thread, and sums their q/s; memory is counted for one copy. Sift over HTTP is measured at c16 with real concurrent connections (wrk) against its worker pool, which shares one index copy.',
   'Sift\'s filters go in f_must[] (ANDed, facets counted over every match, as every other engine counts them) rather than f[], whose facets are disjunctive (the facet of a filtered key keeps all its values) and cost more. Results are cross-checked on totals only: filter-only totals against a brute-force count over the catalog (a correctness guard, not a relevance measure).',
   'The machine is shared (2 cores; other jobs may run): the load average before and after is recorded, and ratios are only meaningful within one run.',
@@ -48,14 +49,32 @@ const na = (r: HarnessRun, c: QueryClass) => (r.naReason?.[c]?.startsWith('over 
 
 type Figure = (r: HarnessRun) => number | null | undefined
 
-const FIGURES: { head: string; get: Figure; show: (v: number) => string }[] = [
-  { head: 'build s', get: (r) => (r.buildMs === null ? null : r.buildMs / 1000), show: (v) => (v < 10 ? v.toFixed(2) : v.toFixed(1)) },
-  { head: 'objects/s', get: (r) => (r.buildMs ? r.objects / (r.buildMs / 1000) : null), show: int },
-  { head: 'RSS MB', get: (r) => (r.rssDeltaBytes === null ? null : r.rssDeltaBytes / 1e6), show: (v) => v.toFixed(1) },
-  { head: 'B/object', get: (r) => (r.rssDeltaBytes === null || r.objects === 0 ? null : r.rssDeltaBytes / r.objects), show: int },
+/** A build or memory figure of a row that shares another row's index (lucene-exact): not its own. */
+const sharedCell = (r: HarnessRun) => `same as ${r.sharedBuildWith}`
+
+const perObject = (bytes: number | null | undefined, r: HarnessRun) => (bytes === null || bytes === undefined || r.objects === 0 ? null : bytes / r.objects)
+const rssPerObject: Figure = (r) => perObject(r.rssDeltaBytes, r)
+const heapPerObject: Figure = (r) => perObject(r.heapDeltaBytes, r)
+const buildRate: Figure = (r) => (r.buildMs ? r.objects / (r.buildMs / 1000) : null)
+
+/** `build`: a build or memory figure (a row with sharedBuildWith shows "same as <row>" there). */
+const FIGURES: { head: string; get: Figure; show: (v: number) => string; build?: true }[] = [
+  { head: 'build s', get: (r) => (r.buildMs === null ? null : r.buildMs / 1000), show: (v) => (v < 10 ? v.toFixed(2) : v.toFixed(1)), build: true },
+  { head: 'objects/s', get: buildRate, show: int, build: true },
+  { head: 'RSS MB', get: (r) => (r.rssDeltaBytes === null ? null : r.rssDeltaBytes / 1e6), show: (v) => v.toFixed(1), build: true },
+  { head: 'RSS B/object', get: rssPerObject, show: int, build: true },
+  { head: 'heap B/object', get: heapPerObject, show: int, build: true },
   { head: 'q/s c1', get: (r) => r.throughput.c1, show: int },
   { head: 'q/s c16', get: (r) => r.throughput.c16, show: int },
 ]
+
+/** A memory cell: "n/a" where the engine's figure is not measured (heap of sift-http, FTS5's native index). */
+function figureCell(f: (typeof FIGURES)[number], r: HarnessRun, sift: HarnessRun | undefined, http: HarnessRun | undefined): string {
+  if (f.build && r.sharedBuildWith) return sharedCell(r)
+  const v = f.get(r)
+  if (f.get === heapPerObject && (v === null || v === undefined)) return 'n/a'
+  return cell(v, f.show, r.engine, sift ? f.get(sift) : null, http ? f.get(http) : null)
+}
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)]
@@ -81,7 +100,7 @@ function catalogSection(info: CatalogInfo, allRuns: HarnessRun[]): string[] {
   const sift = runs.find((r) => r.engine === SIFT)
   const http = runs.find((r) => r.engine === SIFT_HTTP)
   out.push('Build, memory and throughput. In brackets: in-process Sift ÷ engine | sift-http ÷ engine (below 1: Sift takes less time or memory; above 1 for objects/s and q/s: Sift does more).', '')
-  out.push(...table(['engine', 'status', ...FIGURES.map((f) => f.head)], runs.map((r) => [r.engine, r.status, ...FIGURES.map((f) => cell(f.get(r), f.show, r.engine, sift ? f.get(sift) : null, http ? f.get(http) : null))])))
+  out.push(...table(['engine', 'status', ...FIGURES.map((f) => f.head)], runs.map((r) => [r.engine, r.status, ...FIGURES.map((f) => figureCell(f, r, sift, http))])))
   for (const pick of ['p50Ms', 'p95Ms', 'p99Ms'] as const) {
     out.push('', `Latency ${pick.slice(0, 3)}, ms (same ratios):`, '')
     out.push(...latencyTable(runs, classes, pick))
@@ -94,6 +113,7 @@ function catalogSection(info: CatalogInfo, allRuns: HarnessRun[]): string[] {
     for (const [c, why] of Object.entries(r.naReason ?? {})) notes.push(`${r.engine} ${c}: n/a: ${why}`)
     if (r.throughputNote) notes.push(`${r.engine} throughput: ${r.throughputNote}${r.throughputClasses && r.throughputClasses.length < classes.length ? ` (mix: ${r.throughputClasses.join(', ')})` : ''}`)
     if (r.buildNote) notes.push(`${r.engine}: ${r.buildNote}`)
+    if (r.heapNote) notes.push(`${r.engine} heap: n/a: ${r.heapNote}`)
   }
   if (notes.length > 0) out.push('', ...notes.map((n) => `- ${n}`))
   return [...out, '']
@@ -132,12 +152,13 @@ function growthSection(results: CompareResults): string[] {
   const engines = [...new Set(results.runs.filter((r) => tiers.some((t) => t.name === r.catalog) && r.status !== 'skipped').map((r) => r.engine))]
   const get = (engine: string, catalog: string) => results.runs.find((r) => r.engine === engine && r.catalog === catalog)
   const out = ['## Cost growth across the generated tiers', '']
-  const metrics: { title: string; f: Figure; show: (v: number) => string; cls?: QueryClass }[] = [
+  const metrics: { title: string; f: Figure; show: (v: number) => string; cls?: QueryClass; build?: true }[] = [
     { title: 'p50 ms, facet-heavy', f: (r) => r.latency['facet-heavy']?.p50Ms, show: ms, cls: 'facet-heavy' },
     { title: 'p50 ms, one-word', f: (r) => r.latency['one-word']?.p50Ms, show: ms, cls: 'one-word' },
     { title: 'p50 ms, filter-only', f: (r) => r.latency['filter-only']?.p50Ms, show: ms, cls: 'filter-only' },
-    { title: 'build objects/s', f: FIGURES[1]!.get, show: int },
-    { title: 'RSS bytes/object', f: FIGURES[3]!.get, show: int },
+    { title: 'build objects/s', f: buildRate, show: int, build: true },
+    { title: 'RSS bytes/object', f: rssPerObject, show: int, build: true },
+    { title: 'heap bytes/object', f: heapPerObject, show: int, build: true },
     { title: 'q/s c1', f: (r) => r.throughput.c1, show: int },
   ]
   const first = tiers[0]!
@@ -150,9 +171,11 @@ function growthSection(results: CompareResults): string[] {
       const shown = values.map((v, i) => {
         const r = runsOf[i]
         if (r && m.cls && r.latency[m.cls] === null) return na(r, m.cls)
+        if (r && m.build && r.sharedBuildWith) return sharedCell(r)
         return v === null || v === undefined ? '–' : m.show(v)
       })
-      return [e, ...shown, x(ratio(values[values.length - 1], values[0]))]
+      const shared = m.build && runsOf.some((r) => r?.sharedBuildWith)
+      return [e, ...shown, shared ? '–' : x(ratio(values[values.length - 1], values[0]))]
     })), '')
   }
   return out
@@ -175,7 +198,11 @@ export function summarySection(results: CompareResults): string[] {
     ...grid('p50 ms, filter-only (listing + 3 facets)', p50('filter-only')),
     ...grid('p50 ms, one-word', p50('one-word')),
     ...grid('q/s at c16', (r) => (r.throughput.c16 === null ? '–' : int(r.throughput.c16))),
-    ...grid('RSS bytes per product', (r) => (r.rssDeltaBytes === null ? '–' : int(r.rssDeltaBytes / r.objects))),
+    ...grid('RSS bytes per product', (r) => (r.sharedBuildWith ? sharedCell(r) : r.rssDeltaBytes === null ? '–' : int(r.rssDeltaBytes / r.objects))),
+    ...grid('heap bytes per product (JS heap in process, JVM heap for Lucene)', (r) => {
+      const v = heapPerObject(r)
+      return r.sharedBuildWith ? sharedCell(r) : v === null || v === undefined ? 'n/a' : int(v)
+    }),
   ]
 }
 
@@ -183,11 +210,14 @@ function fairnessSection(results: CompareResults): string[] {
   const out = ['## Fairness: what each engine was given', '', ...HARNESS_FAIRNESS.map((p) => `- ${p}`), '', 'Per engine (its adapter\'s own sentence: field mapping, text matching, typo setting, facet method):', '']
   const seen = new Set<string>()
   for (const r of results.runs) {
-    if (seen.has(r.engine) || r.setup === '') continue
+    if (seen.has(r.engine) || r.setup === '' || r.status === 'skipped') continue
     seen.add(r.engine)
     out.push(`- **${r.engine}**${r.version ? ` ${r.version}` : ''}: ${r.setup}`)
   }
-  for (const s of results.skipped) out.push(`- **${s.name}**: skipped: ${s.reason}`)
+  // An out-of-process engine (Lucene, PostgreSQL) that is not installed is skipped per catalog: named once.
+  const skipped = new Map(results.skipped.map((s) => [s.name, s.reason]))
+  for (const r of results.runs) if (r.status === 'skipped' && !seen.has(r.engine) && !skipped.has(r.engine)) skipped.set(r.engine, firstLine(r.reason))
+  for (const [name, reason] of skipped) out.push(`- **${name}**: skipped: ${reason}`)
   return [...out, '']
 }
 

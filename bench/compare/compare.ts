@@ -9,12 +9,14 @@
 //   the same queries, top 10.
 // Notes: in-process engines (./peers/: sift, fts5, flexsearch, minisearch, orama, itemsjs) each run
 //   alone in a child process (driver.ts); Sift also end to end over HTTP (sift-http.ts); Lucene
-//   8.8.1 (Debian liblucene8-java, jars named 8.7.0) measures itself on the JVM (./lucene/). An
-//   engine that fails to load is "skipped" with the reason; a crash or an overrun budget costs one
-//   row, never the run. Writes bench/results/<date>-<commit>.json, bench/compare/COMPARE.md and
+//   8.8.1 (Debian liblucene8-java, jars named 8.7.0) measures itself on the JVM (./lucene/), as two
+//   rows on one index: 'lucene' (fuzziness AUTO) then 'lucene-exact' (none); PostgreSQL full-text
+//   search (optional) in a private cluster driven through psql (./postgres/). An engine that
+//   fails to load is "skipped" with the reason; a crash or an overrun budget costs one row, never
+//   the run. Writes bench/results/<date>-<commit>.json, bench/compare/COMPARE.md and
 //   bench/compare/charts/*.svg. About 20 minutes on the 2-core machine; gen-1m adds much more.
-// Run: npm run bench:compare [-- --only=sift,minisearch --catalogs=chorus,gen-10k --1m --rounds=5
-//   --seconds=5 --per-class=150 --class-budget=10 --quick --out=<dir> --peer-module=<path>]
+// Run: npm run bench:compare [-- --only=sift,minisearch,lucene-exact,postgres --catalogs=chorus,gen-10k
+//   --1m --rounds=5 --seconds=5 --per-class=150 --class-budget=10 --quick --out=<dir> --peer-module=<path>]
 //   --from=bench/results/<date>-<commit>.json renders the report and charts again without running.
 import { execSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -25,7 +27,7 @@ import { writeCharts } from './charts.ts'
 import { renderCompareReport } from './compare-report.ts'
 import type { CatalogInfo, CompareResults, HarnessRun } from './harness-run.ts'
 import { runInProcess } from './in-process.ts'
-import type { BenchCatalog, BenchQuery, InProcessPeer, PeerResult, PeerRun, QueryClass } from './peer.ts'
+import type { BenchCatalog, BenchQuery, InProcessPeer, PeerResult, QueryClass } from './peer.ts'
 import { buildQueries, DEFAULT_PER_CLASS, filterSanity, QUERY_CLASSES } from './queries.ts'
 import { runSiftHttp } from './sift-http.ts'
 import { ndcgTargets, readRelevance, speedTargets, SIFT, SIFT_HTTP } from './targets.ts'
@@ -101,11 +103,17 @@ function javaVersion(): string {
 }
 
 type PeerLoader = (only?: string[]) => Promise<{ peers: InProcessPeer[]; skipped: { name: string; reason: string }[] }>
-type LuceneRunner = (catalog: BenchCatalog, queries: BenchQuery[], opts: { rounds: number; throughputSeconds: number; keepResults?: boolean }) => Promise<PeerRun & { results?: PeerResult[] }>
+type LuceneRow = 'fuzzy' | 'exact'
+type LuceneRunner = (catalog: BenchCatalog, queries: BenchQuery[], opts: { rounds: number; throughputSeconds: number; keepResults?: boolean; rows: LuceneRow[] }) => Promise<(HarnessRun & { results?: PeerResult[] })[]>
+/** The JVM's rows: engine name → row (both run on one index in one JVM when both are wanted). */
+const LUCENE_ROWS: [string, LuceneRow][] = [['lucene', 'fuzzy'], ['lucene-exact', 'exact']]
+const POSTGRES = 'postgres'
+type PostgresRunner = (catalog: BenchCatalog, queries: BenchQuery[], opts: { rounds: number; throughputSeconds: number; classBudgetSeconds: number; keepResults: boolean }) => Promise<HarnessRun & { results?: PeerResult[] }>
+const OUT_OF_PROCESS = new Set([SIFT_HTTP, POSTGRES, ...LUCENE_ROWS.map(([name]) => name)])
 
 /** The in-process engines to run (names only: each child loads its own) and those that did not load. */
 async function inProcessEngines(options: CompareOptions): Promise<{ names: string[]; skipped: { name: string; reason: string }[] }> {
-  const only = options.only?.filter((n) => n !== SIFT_HTTP && n !== 'lucene')
+  const only = options.only?.filter((n) => !OUT_OF_PROCESS.has(n))
   if (only !== undefined && only.length === 0) return { names: [], skipped: [] }
   try {
     const mod = (await import(options.peerModule)) as { loadInProcessPeers: PeerLoader }
@@ -120,17 +128,32 @@ async function inProcessEngines(options: CompareOptions): Promise<{ names: strin
 
 async function luceneRunner(): Promise<LuceneRunner | string> {
   try {
-    const mod = (await import(join(HERE, 'lucene', 'lucene.ts'))) as { runLucene: LuceneRunner }
-    return mod.runLucene
+    const mod = (await import(join(HERE, 'lucene', 'lucene.ts'))) as { runLuceneRows: LuceneRunner }
+    return mod.runLuceneRows
   } catch (error) {
     return `bench/compare/lucene/lucene.ts did not load: ${String(error).split('\n')[0]}`
+  }
+}
+
+async function postgresRunner(): Promise<PostgresRunner | string> {
+  try {
+    const mod = (await import(join(HERE, 'postgres', 'postgres.ts'))) as { runPostgres: PostgresRunner }
+    return mod.runPostgres
+  } catch (error) {
+    return `bench/compare/postgres/postgres.ts did not load: ${String(error).split('\n')[0]}`
   }
 }
 
 /** What Lucene's self-measured figures mean (its setup sentence has the rest). */
 const LUCENE_NOTES = {
   throughputNote: 'c1 and c16 inside the JVM: 1 and 16 threads sharing one IndexSearcher',
-  buildNote: 'build timed inside the JVM from an empty writer to an open reader (cold JIT); RSS = the JVM\'s VmRSS delta (committed heap and JIT code included; the heap delta alone is heapDeltaBytes in the JSON)',
+  buildNote: 'build timed inside the JVM from an empty writer to an open reader (cold JIT); RSS = the JVM\'s VmRSS delta (committed heap and JIT code included); heap = heap used after System.gc(), after the build minus before the catalog was read (the index itself: heapDeltaBytes in the JSON)',
+}
+
+/** The notes of a Lucene row; a row that shares the first row's index says so instead of a build note. */
+function luceneNotes(run: HarnessRun): Pick<HarnessRun, 'throughputNote' | 'buildNote'> {
+  if (!run.sharedBuildWith) return LUCENE_NOTES
+  return { throughputNote: LUCENE_NOTES.throughputNote, buildNote: `build, RSS and heap are the ${run.sharedBuildWith} row's: the same index in the same JVM, built once and not measured twice` }
 }
 
 function skippedRun(engine: string, catalog: BenchCatalog, reason: string): HarnessRun {
@@ -141,12 +164,14 @@ function skippedRun(engine: string, catalog: BenchCatalog, reason: string): Harn
  * A run that measured itself (Lucene) with each query's answer from its untimed pass: the answers
  * give the zero-result shares and the filter-only check, then are dropped (the JSON keeps figures).
  */
-function withAnswers(run: PeerRun & { results?: PeerResult[] }, catalog: BenchCatalog, queries: BenchQuery[]): HarnessRun {
+function withAnswers(run: HarnessRun & { results?: PeerResult[] }, catalog: BenchCatalog, queries: BenchQuery[]): HarnessRun {
   const { results, ...rest } = run
   const out: HarnessRun = rest
   if (!results || results.length !== queries.length) return out
   out.zeroShare = {}
   for (const cls of QUERY_CLASSES) {
+    // An n/a class was answered (the results pass covers every query) but is not reported.
+    if (run.latency[cls] === null) continue
     const totals = queries.flatMap((q, i) => (q.cls === cls ? [results[i]!.total] : []))
     if (totals.length > 0 && totals.every((t) => t >= 0)) out.zeroShare[cls] = totals.filter((t) => t === 0).length / totals.length
   }
@@ -176,7 +201,9 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
   const started = performance.now()
   const loadBefore = loadavg()
   const engines = await inProcessEngines(options)
-  const lucene = wanted(options, 'lucene') ? await luceneRunner() : null
+  const luceneRows = LUCENE_ROWS.filter(([name]) => wanted(options, name))
+  const lucene = luceneRows.length > 0 ? await luceneRunner() : null
+  const postgres = wanted(options, POSTGRES) ? await postgresRunner() : null
   const scratch = mkdtempSync(join(tmpdir(), 'sift-compare-queries-'))
   const runs: HarnessRun[] = []
   const catalogs: CatalogInfo[] = []
@@ -202,15 +229,24 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
       for (const peer of engines.names.filter((n) => n === SIFT)) record(await inProcess(peer))
       if (wanted(options, SIFT_HTTP)) record(await runSiftHttp(catalog, queries, { rounds: options.rounds, seconds: options.seconds }))
       for (const peer of engines.names.filter((n) => n !== SIFT)) record(await inProcess(peer))
-      if (typeof lucene === 'string') record(skippedRun('lucene', catalog, lucene))
+      if (typeof lucene === 'string') for (const [name] of luceneRows) record(skippedRun(name, catalog, lucene))
       else if (lucene !== null) {
         const t0 = performance.now()
         try {
-          const run = withAnswers(await lucene(catalog, queries, { rounds: options.rounds, throughputSeconds: options.seconds, keepResults: true }), catalog, queries)
-          record({ ...run, ...LUCENE_NOTES, wallMs: performance.now() - t0 })
+          const rows = await lucene(catalog, queries, { rounds: options.rounds, throughputSeconds: options.seconds, keepResults: true, rows: luceneRows.map(([, row]) => row) })
+          // One JVM measured every row: its wall time is shared too.
+          const wallMs = performance.now() - t0
+          for (const run of rows) record({ ...withAnswers(run, catalog, queries), ...luceneNotes(run), wallMs })
         } catch (error) {
-          record({ ...skippedRun('lucene', catalog, String((error as Error)?.stack ?? error).slice(0, 2000)), status: 'failed' })
+          for (const [name] of luceneRows) record({ ...skippedRun(name, catalog, String((error as Error)?.stack ?? error).slice(0, 2000)), status: 'failed' })
         }
+      }
+      // PostgreSQL (optional in the issue): a private cluster per catalog, skipped with the reason when not installed.
+      if (typeof postgres === 'string') record(skippedRun(POSTGRES, catalog, postgres))
+      else if (postgres !== null) {
+        const t0 = performance.now()
+        const run = await postgres(catalog, queries, { rounds: options.rounds, throughputSeconds: options.seconds, classBudgetSeconds: options.classBudgetS, keepResults: true })
+        record({ ...withAnswers(run, catalog, queries), wallMs: performance.now() - t0 })
       }
     }
   } finally {

@@ -1,8 +1,8 @@
 // What's measured: one in-process engine on one catalog, in a process of its own so its RSS is its
-//   own: RSS before and after the build (after Bun.gc(true)), build time, a warm-up pass, per-class
-//   p50/p95/p99 over `rounds` timed passes (within a per-class budget), throughput at c1 (closed
-//   loop over the mixed list) and at c16 (min(16, cores) worker threads, each with its own copy of
-//   the index built in that thread; q/s summed), and the filter-only sanity check.
+//   own: RSS and JS heap before and after the build (after Bun.gc(true)), build time, a warm-up
+//   pass, per-class p50/p95/p99 over `rounds` timed passes (within a per-class budget), throughput
+//   at c1 (closed loop over the mixed list) and at c16 (min(16, cores) worker threads, each with
+//   its own copy of the index built in that thread; q/s summed), and the filter-only sanity check.
 // Corpus model: the catalog is rebuilt here by name (catalogs.ts, deterministic, fingerprint
 //   checked against the parent's); the queries are read from the parent's file.
 // Notes: started by compare.ts (in-process.ts); prints "phase: <name>" lines on stderr so a
@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { catalogFingerprint, loadCatalogInput } from './catalogs.ts'
-import type { DriverSpec, HarnessRun } from './harness-run.ts'
+import type { DriverSpec, HarnessRun, HeapOutsideJs } from './harness-run.ts'
 import { closedLoop, measureClass, naReasonFor } from './measure.ts'
 import type { BenchCatalog, BenchQuery, InProcessPeer, PeerIndex, QueryClass } from './peer.ts'
 import { filterSanity, mixedQueries, QUERY_CLASSES } from './queries.ts'
@@ -23,9 +23,11 @@ type PeerLoader = (only?: string[]) => Promise<{ peers: InProcessPeer[]; skipped
 
 const phase = (name: string) => process.stderr.write(`phase: ${name}\n`)
 
-function rss(): number {
+/** RSS and JS heap in use (heapUsed: JavaScriptCore's heap, ArrayBuffers included) after a full GC. */
+function memory(): { rss: number; heap: number } {
   Bun.gc(true)
-  return process.memoryUsage().rss
+  const m = process.memoryUsage()
+  return { rss: m.rss, heap: m.heapUsed }
 }
 
 /** Loads the named peer from the spec's module; a string is the reason it is not there. */
@@ -92,12 +94,19 @@ export async function drive(spec: DriverSpec): Promise<HarnessRun> {
 }
 
 async function measureInto(run: HarnessRun, spec: DriverSpec, peer: InProcessPeer, catalog: BenchCatalog, queries: BenchQuery[]): Promise<void> {
-  const rss0 = rss()
+  const before = memory()
   phase('build')
   const t0 = performance.now()
   let index: PeerIndex | null = await peer.build(catalog)
   run.buildMs = performance.now() - t0
-  run.rssDeltaBytes = rss() - rss0
+  const after = memory()
+  run.rssDeltaBytes = after.rss - before.rss
+  const outside = (peer as InProcessPeer & HeapOutsideJs).heapOutsideJs
+  if (outside === undefined) run.heapDeltaBytes = after.heap - before.heap
+  else {
+    run.heapDeltaBytes = null
+    run.heapNote = outside
+  }
 
   const runnable: QueryClass[] = []
   for (const cls of QUERY_CLASSES) {

@@ -2,6 +2,15 @@
 // extra per-run facts the report prints, and the shape of bench/results/<date>-<commit>.json.
 import type { PeerRun, QueryClass } from './peer.ts'
 
+/**
+ * What an in-process peer may add to its InProcessPeer object (peer.ts stays as it is): a peer whose
+ * index lives outside the JS heap (FTS5: SQLite's own allocator) says where, and the driver reports
+ * its heap figure as n/a with that reason instead of a JS heap delta that would miss the index.
+ */
+export interface HeapOutsideJs {
+  heapOutsideJs?: string
+}
+
 /** What the parent hands one driver child (written as JSON; the path is the child's argument). */
 export interface DriverSpec {
   /** Absolute path of a module exporting `loadInProcessPeers(only?)` (./peers/index.ts by default). */
@@ -42,6 +51,19 @@ export interface HarnessRun extends PeerRun {
   sanity?: RunSanity
   /** What the build and memory figures mean when not the in-process default (sift-http). */
   buildNote?: string
+  /**
+   * Heap growth over the build, bytes, after a full GC: the JS heap (ArrayBuffers included) for the
+   * in-process engines, the JVM heap for Lucene; null or absent when not measured or not meaningful
+   * (an index outside the heap: see heapNote).
+   */
+  heapDeltaBytes?: number | null
+  /** Why heapDeltaBytes is null for this engine (e.g. the index lives in SQLite's own allocator). */
+  heapNote?: string
+  /**
+   * Another row measured on the same index in the same process, before this one (lucene-exact after
+   * lucene): build, RSS and heap are that row's figures, copied, not a second measurement.
+   */
+  sharedBuildWith?: string
   /** Wall time of the whole measurement of this run, ms. */
   wallMs?: number
 }

@@ -5,7 +5,7 @@
 //   version    {lucene, java}
 //   build      {docs, segments, fileBytes, ms, heapBefore, heapAfter, rssBefore, rssAfter} (bytes; -1 unknown)
 //   result     {run, i, total, ids, facets}            per query, when the run asks for results
-//   timing     {run, i, ns: [one per round]}           per query
+//   timing     {run, i, ns: [one per round]}           per query (none for a class in the run's skipClasses)
 //   throughput {run, c: threads, qps, queries, seconds}  over the classes interleaved round-robin
 //   done       {}
 // Memory: heap used and VmRSS, each after System.gc(), before the catalog is read and after the
@@ -22,13 +22,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.apache.lucene.util.Version;
 
 public final class LuceneBench {
@@ -67,10 +71,14 @@ public final class LuceneBench {
       for (int i = 0; i < queries.length; i++) emitResult(name, i, index.execute(queries[i], and, fuzzy));
       OUT.flush();
     }
-    if (queries.length == 0 || (rounds == 0 && throughputSeconds == 0)) return;
+    // Classes the run's engine row cannot run (n/a, e.g. misspelt without fuzziness) are answered
+    // above but neither timed nor mixed into the throughput list.
+    Set<String> skip = new HashSet<>(List.of(run.get("skipClasses") == null ? new String[0] : Json.strings(run.get("skipClasses"))));
+    int[] timed = IntStream.range(0, queries.length).filter(i -> !skip.contains(queries[i].cls())).toArray();
+    if (timed.length == 0 || (rounds == 0 && throughputSeconds == 0)) return;
     long warmEnd = System.nanoTime() + (long) (num(run.get("warmupSeconds"), 3) * 1e9);
     do {
-      for (BenchIndex.BenchQuery q : queries) sink += index.execute(q, and, fuzzy).total();
+      for (int i : timed) sink += index.execute(queries[i], and, fuzzy).total();
     } while (System.nanoTime() < warmEnd);
     // The timed rounds stop early (after a whole round) once the budget is spent: a slow tier keeps
     // fewer samples rather than stalling the whole bench.
@@ -78,7 +86,7 @@ public final class LuceneBench {
     long[][] ns = new long[queries.length][rounds];
     int done = 0;
     while (done < rounds && (done == 0 || System.nanoTime() < budgetEnd)) {
-      for (int i = 0; i < queries.length; i++) {
+      for (int i : timed) {
         long t0 = System.nanoTime();
         sink += index.execute(queries[i], and, fuzzy).total();
         ns[i][done] = System.nanoTime() - t0;
@@ -86,7 +94,7 @@ public final class LuceneBench {
       done++;
     }
     if (done > 0) {
-      for (int i = 0; i < queries.length; i++) {
+      for (int i : timed) {
         StringBuilder b = new StringBuilder("{\"t\":\"timing\",\"run\":").append(quote(name)).append(",\"i\":").append(i).append(",\"ns\":[");
         for (int r = 0; r < done; r++) b.append(r == 0 ? "" : ",").append(ns[i][r]);
         emit(b.append("]}"));
@@ -94,7 +102,7 @@ public final class LuceneBench {
       OUT.flush();
     }
     if (throughputSeconds <= 0) return;
-    BenchIndex.BenchQuery[] mixed = mixed(queries);
+    BenchIndex.BenchQuery[] mixed = mixed(Arrays.stream(timed).mapToObj(i -> queries[i]).toArray(BenchIndex.BenchQuery[]::new));
     for (Object c : Json.array(run.get("threads"))) {
       int threads = (int) num(c, 1);
       long[] counted = throughput(index, mixed, and, fuzzy, threads, throughputSeconds);

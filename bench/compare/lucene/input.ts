@@ -20,6 +20,8 @@ export interface JobRun {
   warmupSeconds: number
   throughputSeconds: number
   threads: number[]
+  /** Classes answered in the results pass but neither timed nor in the throughput mix (n/a). */
+  skipClasses?: string[]
 }
 
 export interface JobFiles {

@@ -1,4 +1,5 @@
-// Apache Lucene as a peer of bench:compare (runLucene) and bench:relevance (luceneRelevance).
+// Apache Lucene as a peer of bench:compare (runLuceneRows: the 'lucene' row with fuzziness AUTO,
+// then the 'lucene-exact' row without, on one index in one JVM) and bench:relevance (luceneRelevance).
 // Lucene is the engine inside Elasticsearch and OpenSearch, the industry BM25 reference. It runs
 // in its own JVM (LuceneBench.java against the Debian liblucene8-java jars), reads the same
 // catalog and queries from files, measures itself and prints JSON lines; this file turns them
@@ -6,7 +7,8 @@
 // is missing), a crashing JVM is "failed" (with the end of its stderr); the run goes on either way.
 // The index and query choices are in BenchIndex.java's header and in `luceneSetup` below.
 import type { Product } from '../datasets.ts'
-import type { BenchCatalog, BenchQuery, LatencySummary, PeerResult, PeerRun, QueryClass } from '../peer.ts'
+import { naReasonFor } from '../measure.ts'
+import type { BenchCatalog, BenchQuery, LatencySummary, PeerCapabilities, PeerResult, PeerRun, QueryClass } from '../peer.ts'
 import { stats } from '../../support/stats.ts'
 import { compile, findToolchain, runJob, type JvmLine, type JvmOptions, type Toolchain } from './jvm.ts'
 import { writeJob, type JobRun } from './input.ts'
@@ -31,12 +33,31 @@ export interface RunLuceneOptions extends LuceneOptions {
   keepResults?: boolean
 }
 
+/** The rows one JVM can measure on one index: with fuzziness AUTO ('lucene') and without ('lucene-exact'). */
+export type LuceneRow = 'fuzzy' | 'exact'
+
+export const LUCENE = 'lucene'
+export const LUCENE_EXACT = 'lucene-exact'
+
+/** Lucene has every capability of the contract (FuzzyQuery for typos). */
+export const LUCENE_CAPABILITIES: PeerCapabilities = { filters: true, facets: true, typo: true, emptyQuery: true }
+/** The exact row: plain TermQuery per word, so a misspelt word finds nothing (misspelt is n/a). */
+export const LUCENE_EXACT_CAPABILITIES: PeerCapabilities = { ...LUCENE_CAPABILITIES, typo: false }
+
 /** A PeerRun plus the JVM heap figure (the index's own size) and, when asked, the answers. */
 export interface LuceneRun extends PeerRun {
+  capabilities: PeerCapabilities
   /** Heap used after GC: built index minus before the catalog was read, bytes. */
   heapDeltaBytes: number | null
   /** Size of the index files (in the heap: ByteBuffersDirectory), bytes. */
   indexFileBytes: number | null
+  /** The classes of the throughput mix (the n/a ones left out). */
+  throughputClasses?: QueryClass[]
+  /**
+   * Set on a row run after another on the same index in the same JVM: its build, RSS and heap
+   * figures are that row's (copied, not measured twice).
+   */
+  sharedBuildWith?: string
   results?: PeerResult[]
 }
 
@@ -66,6 +87,8 @@ export interface SetupFacts {
   mode: 'and' | 'or'
   fuzzy: boolean
   warmupSeconds: number
+  /** The row this one shares its index (and build figures) with, run before it in the same JVM. */
+  sharedWith?: string
 }
 
 /** The setup paragraph of a run (what Lucene was given and how it was driven). */
@@ -78,7 +101,9 @@ export function luceneSetup(f: SetupFacts): string {
     `over the fields with boosts 3/2/2/1/0.5 (most_fields), words ${f.mode === 'and' ? 'MUST (AND)' : 'SHOULD (OR)'}, ` +
     `${f.fuzzy ? 'fuzziness AUTO on every word of every class (FuzzyQuery, 50 expansions)' : 'no fuzziness'}. ` +
     'Filters: TermQuery FILTER clauses on StringFields; facets: SortedSetDocValuesFacetCounts, one index field per dimension, top 10; ' +
-    `exact totals. Timed inside the JVM after whole warm-up passes of at least ${f.warmupSeconds} s (JIT); throughput with 1 and 16 threads sharing one IndexSearcher.`
+    `exact totals. Timed inside the JVM after whole warm-up passes of at least ${f.warmupSeconds} s (JIT); throughput with 1 and 16 threads sharing one IndexSearcher.` +
+    (f.fuzzy ? '' : ' Misspelt queries are n/a (no typo tolerance): answered but not timed nor in the throughput mix.') +
+    (f.sharedWith ? ` Run in the same JVM right after the ${f.sharedWith} row, on its index: build, RSS and heap figures are that row's, not measured twice.` : '')
   )
 }
 
@@ -165,56 +190,91 @@ function latencyByClass(queries: readonly BenchQuery[], timings: number[][] | un
   return out
 }
 
+const ROWS: Record<LuceneRow, { engine: string; fuzzy: boolean; capabilities: PeerCapabilities }> = {
+  fuzzy: { engine: LUCENE, fuzzy: true, capabilities: LUCENE_CAPABILITIES },
+  exact: { engine: LUCENE_EXACT, fuzzy: false, capabilities: LUCENE_EXACT_CAPABILITIES },
+}
+
+/** The classes present in `queries`, in first-appearance order. */
+const classesOf = (queries: readonly BenchQuery[]) => [...new Set(queries.map((q) => q.cls))]
+
 /**
- * The speed run on one catalog: build, then every query (text + filters + facets + top k) timed
- * per class, then throughput at concurrency 1 and 16. Lucene has every capability of the contract
- * (filters, facets, typo tolerance, empty query), so no class is n/a.
+ * The speed run on one catalog: one JVM builds the index once, then for each row in turn (default
+ * the fuzzy row, then the exact one) every query (text + filters + facets + top k) is timed per
+ * class, then throughput at concurrency 1 and 16. A class a row cannot run (misspelt without
+ * fuzziness) is answered in the results pass but reported n/a with the reason, as the in-process
+ * engines' are. A row after the first copies the build figures and says so (`sharedBuildWith`).
  */
-export async function runLucene(catalog: BenchCatalog, queries: BenchQuery[], opts: RunLuceneOptions): Promise<LuceneRun> {
+export async function runLuceneRows(catalog: BenchCatalog, queries: BenchQuery[], opts: RunLuceneOptions & { rows?: LuceneRow[] }): Promise<LuceneRun[]> {
   const mode = opts.mode ?? 'and'
-  const fuzzy = opts.fuzzy ?? true
   const warmupSeconds = opts.warmupSeconds ?? 3
-  const run: JobRun = {
-    name: 'speed',
-    and: mode === 'and',
-    fuzzy,
-    results: opts.keepResults === true,
-    rounds: opts.rounds,
-    budgetSeconds: opts.budgetSeconds ?? 60,
-    warmupSeconds,
-    throughputSeconds: opts.throughputSeconds,
-    threads: [1, 16],
-  }
-  const answer = await execute(catalog.products, catalog.facetFields, queries, [run], opts)
+  const rows = (opts.rows ?? ['fuzzy', 'exact']).map((r) => ROWS[r])
+  const present = classesOf(queries)
+  const plans = rows.map((row) => {
+    const na = new Map(present.flatMap((cls) => {
+      const why = naReasonFor(row.capabilities, cls)
+      return why === null ? [] : [[cls, why] as const]
+    }))
+    const job: JobRun = {
+      name: row.engine,
+      and: mode === 'and',
+      fuzzy: row.fuzzy,
+      results: opts.keepResults === true,
+      rounds: opts.rounds,
+      budgetSeconds: opts.budgetSeconds ?? 60,
+      warmupSeconds,
+      throughputSeconds: opts.throughputSeconds,
+      threads: [1, 16],
+      skipClasses: [...na.keys()],
+    }
+    return { row, na, job }
+  })
+  const answer = await execute(catalog.products, catalog.facetFields, queries, plans.map((p) => p.job), opts)
   // The JVM's own Version.LATEST when it ran; the jar name's version when it could not.
   const version = answer.data?.version ?? answer.tc?.jarVersion ?? ''
-  const base: LuceneRun = {
-    engine: 'lucene',
-    version,
-    catalog: catalog.name,
-    objects: catalog.products.length,
-    status: answer.status,
-    buildMs: null,
-    rssDeltaBytes: null,
-    heapDeltaBytes: null,
-    indexFileBytes: null,
-    latency: {},
-    throughput: { c1: null, c16: null },
-    setup: luceneSetup({ version: answer.data?.version ?? '', jarVersion: answer.tc?.jarVersion ?? '', xmx: answer.tc?.xmx ?? opts.xmx ?? '4g', mode, fuzzy, warmupSeconds }),
-  }
-  if (answer.status !== 'ok') return { ...base, reason: answer.reason }
-  const { build, timings, throughput, results } = answer.data
-  const tput = throughput.get('speed')
-  return {
-    ...base,
-    buildMs: build?.ms ?? null,
-    rssDeltaBytes: build !== null && build.rssBefore >= 0 && build.rssAfter >= 0 ? build.rssAfter - build.rssBefore : null,
-    heapDeltaBytes: build !== null ? build.heapAfter - build.heapBefore : null,
-    indexFileBytes: build?.fileBytes ?? null,
-    latency: latencyByClass(queries, timings.get('speed')),
-    throughput: { c1: tput?.get(1) ?? null, c16: tput?.get(16) ?? null },
-    ...(opts.keepResults === true ? { results: results.get('speed') ?? [] } : {}),
-  }
+  const first = rows[0]?.engine
+  return plans.map(({ row, na, job }): LuceneRun => {
+    const sharedWith = row.engine === first ? undefined : first
+    const base: LuceneRun = {
+      engine: row.engine,
+      version,
+      catalog: catalog.name,
+      objects: catalog.products.length,
+      status: answer.status,
+      capabilities: row.capabilities,
+      buildMs: null,
+      rssDeltaBytes: null,
+      heapDeltaBytes: null,
+      indexFileBytes: null,
+      latency: {},
+      throughput: { c1: null, c16: null },
+      setup: luceneSetup({ version: answer.data?.version ?? '', jarVersion: answer.tc?.jarVersion ?? '', xmx: answer.tc?.xmx ?? opts.xmx ?? '4g', mode, fuzzy: row.fuzzy, warmupSeconds, sharedWith }),
+      ...(sharedWith ? { sharedBuildWith: sharedWith } : {}),
+    }
+    if (answer.status !== 'ok') return { ...base, reason: answer.reason }
+    const { build, timings, throughput, results } = answer.data
+    const tput = throughput.get(job.name)
+    const latency: LuceneRun['latency'] = latencyByClass(queries, timings.get(job.name))
+    for (const cls of na.keys()) latency[cls] = null
+    return {
+      ...base,
+      buildMs: build?.ms ?? null,
+      rssDeltaBytes: build !== null && build.rssBefore >= 0 && build.rssAfter >= 0 ? build.rssAfter - build.rssBefore : null,
+      heapDeltaBytes: build !== null ? build.heapAfter - build.heapBefore : null,
+      indexFileBytes: build?.fileBytes ?? null,
+      latency,
+      ...(na.size > 0 ? { naReason: Object.fromEntries(na) } : {}),
+      throughput: { c1: tput?.get(1) ?? null, c16: tput?.get(16) ?? null },
+      throughputClasses: present.filter((cls) => !na.has(cls)),
+      ...(opts.keepResults === true ? { results: results.get(job.name) ?? [] } : {}),
+    }
+  })
+}
+
+/** One row's speed run (fuzzy unless `fuzzy: false`): `runLuceneRows` with that row alone. */
+export async function runLucene(catalog: BenchCatalog, queries: BenchQuery[], opts: RunLuceneOptions): Promise<LuceneRun> {
+  const [run] = await runLuceneRows(catalog, queries, { ...opts, rows: [opts.fuzzy === false ? 'exact' : 'fuzzy'] })
+  return run!
 }
 
 /** Each query's answer (ids, exact total, facets) with no timing: for tests and cross-checks. */

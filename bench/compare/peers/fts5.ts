@@ -13,6 +13,7 @@
 // Statements are prepared once per query shape (which filters, text or not, which facet).
 import { Database, type Statement } from 'bun:sqlite'
 import { fts5Match, FTS5_WEIGHTS } from '../fts5-engine.ts'
+import type { HeapOutsideJs } from '../harness-run.ts'
 import type { BenchCatalog, BenchQuery, InProcessPeer, PeerIndex, PeerResult } from '../peer.ts'
 import { emptyResult, facetKeys, textOf, topFacetValues } from './common.ts'
 
@@ -107,8 +108,9 @@ function build(catalog: BenchCatalog): PeerIndex {
   }
 }
 
-export const fts5Peer: InProcessPeer = {
+export const fts5Peer: InProcessPeer & HeapOutsideJs = {
   name: 'fts5',
+  heapOutsideJs: 'the index lives in SQLite\'s own allocator (C heap), outside the JS heap',
   version: sqliteVersion,
   capabilities: { filters: true, facets: true, typo: false, emptyQuery: true },
   setup:

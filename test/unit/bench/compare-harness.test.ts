@@ -32,6 +32,9 @@ describe('bench:compare smoke run', () => {
     expect(run.objects).toBe(saved.catalogs[0]!.objects)
     expect(run.buildMs).toBeGreaterThan(0)
     expect(typeof run.rssDeltaBytes).toBe('number')
+    // The scan peer's index (a Set of words per product) is on the JS heap: the driver measures it.
+    expect(run.heapDeltaBytes!).toBeGreaterThan(0)
+    expect(run.heapNote).toBeUndefined()
     for (const cls of ['one-word', 'two-word', 'filter-only', 'facet-heavy'] as const) {
       const l = run.latency[cls]!
       expect(l.samples).toBe(12)

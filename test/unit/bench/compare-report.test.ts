@@ -18,12 +18,17 @@ function run(engine: string, catalog: string, objects: number, fields: Partial<H
 }
 
 const RUNS: HarnessRun[] = [
-  run('sift', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.5), misspelt: lat(0.8), 'facet-heavy': lat(1) }, throughput: { c1: 1000, c16: 1800 }, sanity: { checked: 10, mismatches: 0, examples: [] } }),
+  run('sift', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.5), misspelt: lat(0.8), 'facet-heavy': lat(1) }, throughput: { c1: 1000, c16: 1800 }, sanity: { checked: 10, mismatches: 0, examples: [] }, heapDeltaBytes: 4_000_000 }),
   run('sift-http', 'gen-10k', 10_000, { latency: { 'one-word': lat(1.5), misspelt: lat(2), 'facet-heavy': lat(2) } }),
   run('fastpeer', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.25), misspelt: null, 'facet-heavy': lat(4) }, naReason: { misspelt: 'no typo tolerance' }, sanity: { checked: 10, mismatches: 2, examples: ['brand:X → 3 vs 4'] } }),
   run('nofacets', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.1), 'facet-heavy': null }, naReason: { 'facet-heavy': 'no facet counts' } }),
   run('slowpoke', 'gen-10k', 10_000, { latency: { 'one-word': null, 'facet-heavy': lat(9) }, naReason: { 'one-word': 'over budget: warm-up stopped after 10 s at 20/150 queries (mean 500 ms/query)' } }),
   { ...run('broken', 'gen-10k', 10_000, {}), status: 'failed', reason: 'over budget: killed after 600 s in phase "build"', buildMs: null, rssDeltaBytes: null, throughput: { c1: null, c16: null } },
+  // Two rows of one JVM: the exact row shares the fuzzy row's index, so its build figures are not its own.
+  run('lucene', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.5), 'facet-heavy': lat(5) }, rssDeltaBytes: 40_000_000, heapDeltaBytes: 5_000_000 }),
+  run('lucene-exact', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.25), misspelt: null, 'facet-heavy': lat(4.5) }, naReason: { misspelt: 'no typo tolerance' }, rssDeltaBytes: 40_000_000, heapDeltaBytes: 5_000_000, sharedBuildWith: 'lucene' }),
+  run('native', 'gen-10k', 10_000, { latency: { 'one-word': lat(0.3), 'facet-heavy': lat(6) }, heapDeltaBytes: null, heapNote: 'the index lives in SQLite\'s own allocator' }),
+  { ...run('absent', 'gen-10k', 10_000, {}), status: 'skipped', reason: 'PostgreSQL server binaries (initdb, pg_ctl, postgres) not found', buildMs: null, rssDeltaBytes: null, throughput: { c1: null, c16: null } },
   run('sift', 'gen-100k', 100_000, { latency: { 'one-word': lat(0.9), 'facet-heavy': lat(1.5) }, buildMs: 12_000 }),
   run('fastpeer', 'gen-100k', 100_000, { latency: { 'one-word': lat(2.5), 'facet-heavy': lat(40) }, buildMs: 8_000 }),
 ]
@@ -109,6 +114,9 @@ describe('the Markdown report', () => {
     expect(md).toMatch(/\| slowpoke \| n\/a \(over budget\) \| [^\n]*\|/)
     expect(md).toContain('**broken failed**: over budget: killed after 600 s in phase "build"')
     expect(md).toContain('**orama**: skipped: Cannot find package @orama/orama')
+    // An out-of-process engine skipped on a catalog: named once with its reason, no table row.
+    expect(md).toContain('- **absent**: skipped: PostgreSQL server binaries (initdb, pg_ctl, postgres) not found')
+    expect(md).not.toContain('| absent |')
     expect(md).toContain('⚠ 2 of 10 differ (brand:X → 3 vs 4)')
     expect(md).toContain('✓ 10/10')
   })
@@ -121,6 +129,23 @@ describe('the Markdown report', () => {
     expect(md).toMatch(/\| fastpeer \| 4\.00 \| 40\.0 \| 10\.00× \|/)
     expect(md).toContain('- [Memory](charts/memory.svg)')
     expect(md).toContain('- **fastpeer** 1.0: fastpeer setup sentence')
+  })
+
+  test('memory: RSS and heap bytes per object side by side, n/a where unknown, a shared row marked', () => {
+    expect(md).toContain('| engine | status | build s | objects/s | RSS MB | RSS B/object | heap B/object | q/s c1 | q/s c16 |')
+    // Lucene: RSS 4,000 B/object (sift 1,000: 0.25×), heap 500 (sift 400: 0.80×; sift-http has no heap figure).
+    expect(md).toMatch(/\| lucene \| ok \|[^\n]*\| 4,000 \(0\.25× \\\| 0\.25×\) \| 500 \(0\.80× \\\| –\) \|/)
+    expect(md).toMatch(/\| sift-http \| ok \|[^\n]*\| 1,000 \(1\.00× \\\| ·\) \| n\/a \|/)
+    expect(md).toMatch(/\| native \| ok \|[^\n]*\| 1,000 \(1\.00× \\\| 1\.00×\) \| n\/a \|/)
+    expect(md).toContain('native heap: n/a: the index lives in SQLite\'s own allocator')
+    // The exact row: every build and memory cell points at the row it shares, its speed has ratios.
+    expect(md).toContain(`| lucene-exact | ok | ${Array(5).fill('same as lucene').join(' | ')} | 100 (10.00× \\| 1.00×) |`)
+    expect(md).toContain('| lucene-exact | 0.250 (2.00× \\| 6.00×) | n/a |')
+    const summary = md.slice(md.indexOf('## Summary'), md.indexOf('## Charts'))
+    expect(summary).toContain('| lucene | 500 | – |')
+    expect(summary).toContain('| sift-http | n/a | – |')
+    expect(summary).toContain('| lucene-exact | same as lucene | – |')
+    expect(md).toContain('heap B/object is the heap growth')
   })
 
   test('the summary grids: engines × catalogs, n/a and failed shown as such', () => {
@@ -138,6 +163,11 @@ describe('charts', () => {
     const svg = readFileSync(join(dir, 'throughput.svg'), 'utf8')
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg).toContain('fastpeer')
+    // Memory: RSS and heap bars; the row that shares another's index is not drawn twice.
+    const memory = readFileSync(join(dir, 'memory.svg'), 'utf8')
+    expect(memory).toContain('heap')
+    expect(memory).toContain('lucene')
+    expect(memory).not.toContain('lucene-exact')
     expect((await writeCharts(dir, RESULTS, null)).map((w) => w.file)).not.toContain('ndcg.svg')
   })
 })

@@ -1,15 +1,17 @@
 // The Lucene peer of bench:compare against brute force over a small seeded catalog: filters return
 // exactly the matching products, facet counts equal counts over the matching set, totals are
-// exact, AND needs every word, fuzziness AUTO is on in the speed run, and relevance's OR mode puts
-// the product with every query word first. One JVM for the speed run and one for relevance; the
-// skip and failure paths need no Lucene. Without java or the jars (a fresh CI machine without
-// liblucene8-java) only those paths run.
+// exact, AND needs every word, fuzziness AUTO is on in the 'lucene' row and off in the
+// 'lucene-exact' row (same index, same JVM, totals equal a brute-force AND over the analysed
+// terms, a misspelt word finds nothing), and relevance's OR mode puts the product with every query
+// word first. One JVM for both speed rows and one for relevance; the skip and failure paths need
+// no Lucene. Without java or the jars (a fresh CI machine without liblucene8-java) only those
+// paths run.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { seededRandom } from '@/shared/random.ts'
 import type { Product } from '../../../bench/compare/datasets.ts'
 import type { BenchCatalog, BenchProduct, BenchQuery, PeerResult } from '../../../bench/compare/peer.ts'
 import { findToolchain } from '../../../bench/compare/lucene/jvm.ts'
-import { luceneRelevance, runLucene, type LuceneRelevance, type LuceneRun } from '../../../bench/compare/lucene/lucene.ts'
+import { luceneRelevance, runLucene, runLuceneRows, type LuceneRelevance, type LuceneRun } from '../../../bench/compare/lucene/lucene.ts'
 
 const available = findToolchain().ok
 
@@ -80,6 +82,28 @@ const QUERIES: BenchQuery[] = [
 ]
 const at = (pred: (q: BenchQuery) => boolean) => QUERIES.findIndex(pred)
 
+// The exact row against brute force: seeded AND queries of 1-3 catalog words (every text field),
+// half with a filter, plus plurals of title nouns. "Analysed" for the brute force is lower case and
+// a plural -s dropped when the singular is a catalog word: on this vocabulary that is exactly what
+// Lucene's chain does (Porter maps a word and its plural to one stem, and no two vocabulary words
+// share a stem), so a product matches iff it holds every query word's analysed form.
+const VOCAB = [...NOUNS, ...ADJS, ...BRANDS.map((b) => b.toLowerCase()), ...COLORS, 'sturdy', 'dependable', 'everyday', 'item', 'home', 'things']
+const analysed = (w: string) => (w.endsWith('s') && VOCAB.includes(w.slice(0, -1)) ? w.slice(0, -1) : w)
+const productTerms = (p: BenchProduct) => new Set(words([p.title, p.brand, p.description, ...p.attributes.map(([, v]) => v), ...p.categoryPath].join(' ')).map(analysed))
+const EXACT_QUERIES: BenchQuery[] = (() => {
+  const r = seededRandom(11)
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!
+  const out: BenchQuery[] = ['lanterns', 'kettles', 'velvet blenders'].map((q) => ({ cls: 'two-word', q, filters: [], facets: [], k: ALL + 10 }))
+  for (let i = 0; i < 40; i++) {
+    const n = 1 + Math.floor(r() * 3)
+    const q = Array.from({ length: n }, () => pick(VOCAB)).join(' ')
+    const filters: [string, string][] = r() < 0.5 ? [] : [r() < 0.5 ? ['brand', pick(BRANDS)] : ['color', pick(COLORS)]]
+    out.push({ cls: 'two-word', q, filters, facets: [], k: ALL + 10 })
+  }
+  return out
+})()
+const ALL_QUERIES = [...QUERIES, ...EXACT_QUERIES]
+
 describe('Lucene peer: skipped and failed runs', () => {
   test('a missing jar directory skips the peer and names the jar and the directory', async () => {
     const run = await runLucene(CATALOG, QUERIES, { rounds: 1, throughputSeconds: 0, jarDir: '/nonexistent/lucene-jars' })
@@ -106,12 +130,16 @@ describe('Lucene peer: skipped and failed runs', () => {
 
 describe.skipIf(!available)('Lucene peer: answers against brute force', () => {
   let run: LuceneRun
+  let exact: LuceneRun
   let results: PeerResult[]
+  let exactResults: PeerResult[]
   beforeAll(async () => {
     // budgetSeconds 0: the first of the 3 rounds spends the budget, so one sample per query is kept.
-    run = await runLucene(CATALOG, QUERIES, { rounds: 3, budgetSeconds: 0, throughputSeconds: 0.2, warmupSeconds: 0, keepResults: true })
-    if (run.status !== 'ok') throw new Error(`lucene run ${run.status}: ${run.reason}`)
+    const rows = await runLuceneRows(CATALOG, ALL_QUERIES, { rounds: 3, budgetSeconds: 0, throughputSeconds: 0.2, warmupSeconds: 0, keepResults: true })
+    for (const r of rows) if (r.status !== 'ok') throw new Error(`${r.engine} run ${r.status}: ${r.reason}`)
+    ;[run, exact] = rows as [LuceneRun, LuceneRun]
     results = run.results!
+    exactResults = exact.results!
   }, 60_000)
 
   test('precondition: every title noun is more than 2 edits from every other catalog token', () => {
@@ -128,10 +156,12 @@ describe.skipIf(!available)('Lucene peer: answers against brute force', () => {
     expect(run.indexFileBytes!).toBeGreaterThan(0)
     expect(run.setup).toContain(`Apache Lucene ${run.version}`)
     expect(run.setup).toContain('fuzziness AUTO')
-    for (const cls of new Set(QUERIES.map((q) => q.cls))) expect(run.latency[cls]!.samples).toBe(QUERIES.filter((q) => q.cls === cls).length)
+    for (const cls of new Set(ALL_QUERIES.map((q) => q.cls))) expect(run.latency[cls]!.samples).toBe(ALL_QUERIES.filter((q) => q.cls === cls).length)
+    expect(run.capabilities.typo).toBe(true)
+    expect(run.sharedBuildWith).toBeUndefined()
     expect(run.throughput.c1!).toBeGreaterThan(0)
     expect(run.throughput.c16!).toBeGreaterThan(0)
-    expect(results).toHaveLength(QUERIES.length)
+    expect(results).toHaveLength(ALL_QUERIES.length)
   })
 
   test('no text and no filter matches the whole catalog', () => {
@@ -190,6 +220,49 @@ describe.skipIf(!available)('Lucene peer: answers against brute force', () => {
     const typo = results[at((q) => q.q === 'lantren')]!
     expect(typo.total).toBe(exact.total)
     expect([...typo.ids].sort()).toEqual([...exact.ids].sort())
+  })
+
+  test('the exact row: same index and build figures (marked shared), no typo tolerance, misspelt n/a', () => {
+    expect(exact.engine).toBe('lucene-exact')
+    expect(exact.capabilities).toEqual({ ...run.capabilities, typo: false })
+    expect(exact.sharedBuildWith).toBe('lucene')
+    expect(exact.buildMs).toBe(run.buildMs)
+    expect(exact.rssDeltaBytes).toBe(run.rssDeltaBytes)
+    expect(exact.heapDeltaBytes).toBe(run.heapDeltaBytes)
+    expect(exact.setup).toContain('no fuzziness')
+    expect(exact.setup).toContain('same JVM')
+    expect(exact.latency.misspelt).toBeNull()
+    expect(exact.naReason?.misspelt).toBe('no typo tolerance')
+    expect(exact.throughputClasses).not.toContain('misspelt')
+    for (const cls of exact.throughputClasses!) expect(exact.latency[cls]!.samples).toBe(ALL_QUERIES.filter((q) => q.cls === cls).length)
+    expect(exact.throughput.c1!).toBeGreaterThan(0)
+    expect(exactResults).toHaveLength(ALL_QUERIES.length)
+  })
+
+  test('the exact row\'s totals and ids equal a brute-force AND over the analysed terms', () => {
+    const checked = [...NOUNS.map((noun) => at((q) => q.q === noun && q.k > ALL)), ...EXACT_QUERIES.map((_, i) => QUERIES.length + i)]
+    let some = 0
+    let none = 0
+    for (const i of checked) {
+      const q = ALL_QUERIES[i]!
+      const terms = words(q.q).map(analysed)
+      const expected = CATALOG.products.filter((p) => matches(p, q.filters) && terms.every((t) => productTerms(p).has(t))).map((p) => p.id)
+      expect({ q: q.q, filters: q.filters, total: exactResults[i]!.total }).toEqual({ q: q.q, filters: q.filters, total: expected.length })
+      expect([...exactResults[i]!.ids].sort()).toEqual([...expected].sort())
+      if (expected.length > 0) some++
+      else none++
+    }
+    // The seeded queries reach both outcomes, and a plural finds its singular's products.
+    expect(some).toBeGreaterThan(5)
+    expect(none).toBeGreaterThan(2)
+    expect(exactResults[QUERIES.length]!.total).toBe(results[at((q) => q.q === 'lantern')]!.total)
+  })
+
+  test('a misspelt word: the exact row finds nothing, the fuzzy row finds the word\'s products', () => {
+    const i = at((q) => q.q === 'lantren')
+    expect(exactResults[i]).toMatchObject({ total: 0, ids: [] })
+    expect(results[i]!.total).toBeGreaterThan(0)
+    expect(results[i]!.total).toBe(exactResults[at((q) => q.q === 'lantern')]!.total)
   })
 
   test('k caps the ids but not the total', () => {
