@@ -58,4 +58,10 @@ export interface AnalyticsEvent {
   context: Record<string, string>
   /** Where it came from. */
   source: 'collector' | 'served'
+  /**
+   * A served search's offset of the first hit shown (`from`, or (page - 1) × size): a later page
+   * of a search the session already made is not a new search (sessions/entries.ts). Absent on the
+   * first page, on other kinds and on events stored before it existed, all of which mean 0.
+   */
+  offset?: number
 }

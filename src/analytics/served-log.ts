@@ -47,9 +47,14 @@ function servedEvent(kind: 'search' | 'autocomplete', params: SearchParams | Aut
   }
 }
 
-/** A served search: filters are the URL's `f[]` and `f_must[]` pairs (not the sort, not POST trees). */
+/**
+ * A served search: filters are the URL's `f[]` and `f_must[]` pairs (not the sort, not POST trees).
+ * A later page carries its offset, so the session counts it with the search it continues.
+ */
 export function servedSearchEvent(params: SearchParams, answer: ServedAnswer, userAgent: string | null, now = Date.now()): AnalyticsEvent {
-  return servedEvent('search', params, [...pairs(params.f), ...pairs(params.fMust)], answer, userAgent, now)
+  const event = servedEvent('search', params, [...pairs(params.f), ...pairs(params.fMust)], answer, userAgent, now)
+  if (params.from > 0) event.offset = params.from
+  return event
 }
 
 /** A served autocomplete: filters are the `f_<type>[]` pairs of the requested types. */

@@ -19,6 +19,8 @@ export interface Config {
   analyticsPort: number
   /** Log every served search and autocomplete as an analytics event (SIFT_ANALYTICS_LOG, default 1; `0` turns it off). */
   analyticsLog: boolean
+  /** Days of report rollups kept, today included; older days are purged hourly (SIFT_ROLLUP_RETENTION_DAYS). */
+  rollupRetentionDays: number
   /** Folder for the SQLite store of record and index snapshots (SIFT_DATA_DIR). */
   dataDir: string
   /** Trackers created or updated at start (SIFT_TRACKERS=`id:key,id2:key2`). */
@@ -63,11 +65,19 @@ export const BODY_LIMITS = Object.freeze({
 
 const PROJECT_ROOT = resolve(import.meta.dir, '..', '..')
 
+/**
+ * The shortest rollup retention: reports reach back 90 days (MAX_WINDOW_DAYS of
+ * analytics/reports/window.ts), plus one day so that a session straddling the purge boundary,
+ * recounted after a late event, never lands on a day a report can read (reports/retention.ts).
+ */
+export const MIN_ROLLUP_RETENTION_DAYS = 91
+
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
   analyticsPort: 0,
   analyticsLog: true,
+  rollupRetentionDays: MIN_ROLLUP_RETENTION_DAYS,
   dataDir: resolve(PROJECT_ROOT, 'data'),
   trackers: [],
   demo: true,
@@ -135,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || DEFAULT_CONFIG.host,
     analyticsPort: integer(env, 'SIFT_ANALYTICS_PORT', DEFAULT_CONFIG.analyticsPort, 0, 65535),
     analyticsLog: oneOf(env, 'SIFT_ANALYTICS_LOG', DEFAULT_CONFIG.analyticsLog ? '1' : '0', ['0', '1'] as const) === '1',
+    rollupRetentionDays: integer(env, 'SIFT_ROLLUP_RETENTION_DAYS', DEFAULT_CONFIG.rollupRetentionDays, MIN_ROLLUP_RETENTION_DAYS, 36_500),
     dataDir: dataDir ? resolve(dataDir) : DEFAULT_CONFIG.dataDir,
     trackers: parseTrackerList(env.SIFT_TRACKERS ?? ''),
     demo: demo === undefined || demo === '' ? DEFAULT_CONFIG.demo : !['0', 'false', 'no', 'off'].includes(demo.toLowerCase()),

@@ -27,7 +27,7 @@ try {
   const db = openAnalyticsDb(options.dataDir)
   // This connection checkpoints the log; the front thread's does not (setAutoCheckpoint).
   setAutoCheckpoint(db, 1000)
-  const runner = new RollupRunner(db, { logger, batchSize: options.batchSize ?? ROLLUP_BATCH, retentionMs: options.retentionMs, purgeEveryMs: options.purgeEveryMs })
+  const runner = new RollupRunner(db, { logger, batchSize: options.batchSize ?? ROLLUP_BATCH, retentionMs: options.retentionMs, purgeEveryMs: options.purgeEveryMs, rollupRetentionDays: options.rollupRetentionDays })
   // Segment changes sent while no thread was running (a crash, a restart) are picked up here.
   runner.syncAllSegments()
   let stopping = false

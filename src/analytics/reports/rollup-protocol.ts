@@ -11,6 +11,8 @@ export interface RollupThreadOptions {
   batchSize?: number
   retentionMs?: number
   purgeEveryMs?: number
+  /** Days of report rollups kept (SIFT_ROLLUP_RETENTION_DAYS); absent: kept for good. */
+  rollupRetentionDays?: number
 }
 
 /** Front thread → analytics thread. Handled in order, between two ticks. */

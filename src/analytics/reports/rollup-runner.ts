@@ -31,6 +31,8 @@ export interface RollupRunnerOptions {
   batchSize?: number
   retentionMs?: number
   purgeEveryMs?: number
+  /** Days of rollups kept, today included (SIFT_ROLLUP_RETENTION_DAYS); absent: rollups are kept. */
+  rollupRetentionDays?: number
 }
 
 export class RollupRunner {
@@ -47,8 +49,11 @@ export class RollupRunner {
     this.segments = new SegmentsDb(db)
     const retentionMs = options.retentionMs ?? RETENTION_MS
     // One day inside the retention: a session whose older events are being purged is left as it is.
-    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs: retentionMs - DAY_MS, now })
-    this.retention = new RetentionJob(db, { now, logger: options.logger, retentionMs, everyMs: options.purgeEveryMs })
+    // With a rollup retention, no further back than it either: those days' rollups are purged anyway.
+    const rollupDays = options.rollupRetentionDays
+    const horizonMs = rollupDays === undefined ? retentionMs - DAY_MS : Math.min(retentionMs - DAY_MS, rollupDays * DAY_MS)
+    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs, now })
+    this.retention = new RetentionJob(db, { now, logger: options.logger, retentionMs, everyMs: options.purgeEveryMs, rollupRetentionDays: rollupDays })
   }
 
   /** Makes the tracker's precomputed segment conditions follow its saved segments (read from SQLite). */

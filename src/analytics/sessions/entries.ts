@@ -1,7 +1,10 @@
 /**
  * What the shopper was shown in one session, as "entries": searches, autocompletes and other
  * lists, each with the items it showed. A shop may send a `Search Results` list for a search Sift
- * itself served and logged; the two are one entry so the search is not counted twice.
+ * itself served and logged; the two are one entry so the search is not counted twice. Likewise a
+ * later page of a served search (offset > 0, same query and filters) is an entry of its own, for
+ * the items it showed, but it continues that search: it is not counted again, and what is clicked
+ * on it is the search's (`pageOf`).
  */
 import { LIST_NAMES, type AnalyticsEvent } from '../event.ts'
 import { normalizeQuery } from './normalize-query.ts'
@@ -34,6 +37,8 @@ export interface Entry {
   joined: boolean
   /** Counts as a search in reports (decided by `markSearches`). */
   counted: boolean
+  /** A later page of a served search: the entry of that search (first page or deep link), which gets its clicks. */
+  pageOf: Entry | null
 }
 
 function newEntry(kind: EntryKind, event: AnalyticsEvent, order: number): Entry {
@@ -49,7 +54,17 @@ function newEntry(kind: EntryKind, event: AnalyticsEvent, order: number): Entry 
     served: event.source === 'served',
     joined: false,
     counted: false,
+    pageOf: null,
   }
+}
+
+/**
+ * What makes two served searches pages of one: the normalised query and the filter pairs, in any
+ * order (the sort may differ: a shopper re-sorting page 2 is still paging the same search).
+ */
+function pageKey(query: string, filters: readonly [string, string][]): string {
+  const pairs = [...new Set(filters.map(([k, v]) => `${k}\u0000${v}`))].sort()
+  return JSON.stringify([query, pairs])
 }
 
 /** The served entry a collector list joins: same kind and query, unjoined, nearest in time. */
@@ -71,10 +86,20 @@ function joinTarget(entries: readonly Entry[], kind: EntryKind, query: string, a
 export function buildEntries(events: readonly AnalyticsEvent[]): { entries: Entry[]; entryOf: (Entry | null)[] } {
   const entries: Entry[] = []
   const entryOf: (Entry | null)[] = events.map(() => null)
+  // The latest served search of each query and filters, which a later page continues.
+  const searches = new Map<string, Entry>()
   // Served entries first, so a collector list may join a served search logged just after it.
   events.forEach((event, i) => {
     if (event.source !== 'served') return
-    if (event.kind === 'search' || event.kind === 'autocomplete') entryOf[i] = pushEntry(entries, newEntry(event.kind, event, i))
+    if (event.kind === 'search') {
+      const entry = pushEntry(entries, newEntry('search', event, i))
+      const key = pageKey(entry.query, event.filters)
+      // A later page with no earlier search to continue (a deep link to page 3) is a search of its own.
+      const first = (event.offset ?? 0) > 0 ? searches.get(key) : undefined
+      if (first !== undefined) entry.pageOf = first
+      else searches.set(key, entry)
+      entryOf[i] = entry
+    } else if (event.kind === 'autocomplete') entryOf[i] = pushEntry(entries, newEntry(event.kind, event, i))
     else if (event.kind === 'assistant' || event.kind === 'list') entryOf[i] = pushEntry(entries, newEntry('list', event, i))
   })
   events.forEach((event, i) => {
@@ -116,17 +141,17 @@ function pushEntry(entries: Entry[], entry: Entry): Entry {
 }
 
 /**
- * Which entries are searches: every search with a query (an empty query is a listing); an
- * autocomplete with a query unless the shopper went on typing, that is unless its query is a
- * prefix of the query of a later search or autocomplete in the session (decisions.md; the
- * keystroke chain `i`, `ip`, `iph` is one search at most, its last request).
+ * Which entries are searches: every search with a query (an empty query is a listing) except
+ * the later pages of one; an autocomplete with a query unless the shopper went on typing, that
+ * is unless its query is a prefix of the query of a later search or autocomplete in the session
+ * (decisions.md; the keystroke chain `i`, `ip`, `iph` is one search at most, its last request).
  */
 export function markSearches(entries: readonly Entry[]): void {
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!
     if (entry.kind === 'list' || entry.query === '') continue
     if (entry.kind === 'search') {
-      entry.counted = true
+      entry.counted = entry.pageOf === null
       continue
     }
     let superseded = false

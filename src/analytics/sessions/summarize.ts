@@ -6,7 +6,7 @@
  * Attribution (issue 5, as the hosted service describes it): a click on an item goes to the latest
  * entry (search, autocomplete or list) shown at or before the click whose items contain it. A
  * conversion of an item the shopper clicked goes where that click went; otherwise to the latest
- * entry that showed the item.
+ * entry that showed the item. An entry that is a later page of a search stands for that search.
  */
 import { LIST_NAMES, type AnalyticsEvent } from '../event.ts'
 import { buildEntries, type Entry } from './entries.ts'
@@ -58,11 +58,14 @@ export function dayOf(at: number): number {
   return Math.floor(at / DAY_MS)
 }
 
-/** Latest entry shown at or before `at` (entries sorted by time) whose items contain `itemId`. */
+/**
+ * Latest entry shown at or before `at` (entries sorted by time) whose items contain `itemId`; for
+ * a later page of a search, that search's entry.
+ */
 function latestShowing(entries: readonly Entry[], itemId: string, at: number): Entry | null {
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!
-    if (entry.at <= at && entry.items.has(itemId)) return entry
+    if (entry.at <= at && entry.items.has(itemId)) return entry.pageOf ?? entry
   }
   return null
 }

@@ -79,6 +79,8 @@ export const EVENTS_MIGRATIONS: readonly string[] = [
   CREATE INDEX events_by_client ON events (tracker_id, client_id, at);
   CREATE INDEX events_by_time ON events (tracker_id, at);
   `,
+  // A served search's page (AnalyticsEvent.offset). A constant default: SQLite adds it without rewriting the rows.
+  'ALTER TABLE events ADD COLUMN hit_offset INTEGER NOT NULL DEFAULT 0',
 ]
 
 interface EventRow {
@@ -98,6 +100,8 @@ interface EventRow {
   value: number | null
   context: string
   source: string
+  /** Absent when a read-only connection opened a file from before migration 2. */
+  hit_offset?: number
 }
 
 /**
@@ -106,22 +110,25 @@ interface EventRow {
  */
 export function appendEvents(db: Database, events: readonly AnalyticsEvent[]): number {
   const insert = db.query(
-    `INSERT OR IGNORE INTO events (tracker_id, event_id, at, kind, client_id, customer_id, query, list_name, total_hits, item_ids, filters, conversion, value, context, source)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO events (tracker_id, event_id, at, kind, client_id, customer_id, query, list_name, total_hits, item_ids, filters, conversion, value, context, source, hit_offset)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   let added = 0
   db.transaction(() => {
     for (const e of events) {
-      const result = insert.run(e.trackerId, e.eventId, e.at, e.kind, e.clientId, e.customerId, e.query, e.listName, e.totalHits, JSON.stringify(e.itemIds), JSON.stringify(e.filters), e.conversion, e.value, JSON.stringify(e.context), e.source)
+      const result = insert.run(e.trackerId, e.eventId, e.at, e.kind, e.clientId, e.customerId, e.query, e.listName, e.totalHits, JSON.stringify(e.itemIds), JSON.stringify(e.filters), e.conversion, e.value, JSON.stringify(e.context), e.source, e.offset ?? 0)
       added += result.changes
     }
   })()
   return added
 }
 
-/** A stored row back as an event, plus its insertion sequence (a cursor for incremental readers). */
+/**
+ * A stored row back as an event, plus its insertion sequence (a cursor for incremental readers).
+ * `offset` is set only when positive, so a first page reads back exactly as it was built.
+ */
 export function rowToEvent(row: EventRow): AnalyticsEvent & { seq: number } {
-  return {
+  const event: AnalyticsEvent & { seq: number } = {
     seq: row.seq,
     trackerId: row.tracker_id,
     eventId: row.event_id,
@@ -139,6 +146,8 @@ export function rowToEvent(row: EventRow): AnalyticsEvent & { seq: number } {
     context: JSON.parse(row.context) as Record<string, string>,
     source: row.source as 'collector' | 'served',
   }
+  if (row.hit_offset !== undefined && row.hit_offset > 0) event.offset = row.hit_offset
+  return event
 }
 
 /** Events of a tracker with seq > `afterSeq`, in seq order (at most `limit`). */

@@ -1,22 +1,146 @@
 /**
- * Raw event retention: deletes events older than a cut-off, tracker by tracker through the
- * (tracker_id, at) index, a bounded batch per call so one call never holds the write lock long.
+ * Retention: deletes raw events older than a cut-off, and the reports' rollup rows of days before
+ * a cut-off day, tracker by tracker through indexes, a bounded batch per call so one call never
+ * holds the write lock long.
+ *
+ * Rollup rows go in two ways. Sessions (reports-db.ts) go whole, a batch of sessions per call:
+ * their per-query, per-item, per-filter and per-context rows, their segment memberships and their
+ * filter-user days (rp_filter_user_day, keyed by the user and filter, not by day, so its old rows
+ * are found from the sessions that made them). Running totals keyed by day (rp_day, rp_query_day,
+ * rp_dim_day, rp_dim_query_day, rp_filter_firsts) go by day range. Client links are kept: they are
+ * one row per linked client and not per day. A purged session that a late event touches again is
+ * simply not found, so the rollup never subtracts from a day whose totals are gone.
  */
 import type { Database } from './analytics-db.ts'
+import { pairScope } from './reports-dims.ts'
 
-/** Tracker ids present in `events`, by a loose index scan (one index seek per tracker, no full scan). */
-export function eventTrackers(db: Database): string[] {
+/** Distinct tracker ids of `table` by a loose index scan (one index seek per tracker, no full scan). */
+function distinctTrackers(db: Database, table: string): string[] {
   const rows = db.query(
     `WITH RECURSIVE t(id) AS (
-       SELECT MIN(tracker_id) FROM events
+       SELECT MIN(tracker_id) FROM ${table}
        UNION ALL
-       SELECT (SELECT MIN(tracker_id) FROM events WHERE tracker_id > t.id) FROM t WHERE t.id IS NOT NULL
+       SELECT (SELECT MIN(tracker_id) FROM ${table} WHERE tracker_id > t.id) FROM t WHERE t.id IS NOT NULL
      ) SELECT id FROM t WHERE id IS NOT NULL`,
   ).all() as { id: string }[]
   return rows.map((row) => row.id)
 }
 
+/** Tracker ids present in `events`. */
+export function eventTrackers(db: Database): string[] {
+  return distinctTrackers(db, 'events')
+}
+
 /** Deletes at most `limit` events of the tracker with `at < before`; returns how many. */
 export function purgeEventsBatch(db: Database, trackerId: string, before: number, limit: number): number {
   return db.query('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE tracker_id = ? AND at < ? LIMIT ?)').run(trackerId, before, limit).changes
+}
+
+/** Tracker ids with rollup rows (sessions, anonymous sessions' query days, totals, filter users, segment dims). */
+export function rollupTrackers(db: Database): string[] {
+  const tables = ['rp_sessions', 'rp_query_day', 'rp_day', 'rp_filter_firsts', 'rp_dims']
+  return [...new Set(tables.flatMap((table) => distinctTrackers(db, table)))].sort()
+}
+
+interface PurgedSession {
+  id: number
+  session_key: string
+  user_key: string | null
+  day: number
+  anonymous: number
+}
+
+const SESSION_CHILDREN = ['rp_session_queries', 'rp_session_items', 'rp_session_filters', 'rp_session_contexts', 'rp_dim_members']
+
+/**
+ * Deletes at most `limit` of the tracker's sessions that started before `beforeDay`, with every
+ * row that belongs to them, in one transaction; returns how many sessions.
+ */
+export function purgeSessionsBatch(db: Database, trackerId: string, beforeDay: number, limit: number): number {
+  return db.transaction(() => {
+    const sessions = db.query('SELECT id, session_key, user_key, day, anonymous FROM rp_sessions WHERE tracker_id = ? AND day < ? ORDER BY day, id LIMIT ?').all(trackerId, beforeDay, limit) as PurgedSession[]
+    if (sessions.length === 0) return 0
+    const filtersOf = db.query('SELECT name, value FROM rp_session_filters WHERE session_id = ?')
+    const dimsOf = db.query('SELECT dim FROM rp_dim_members WHERE session_id = ?')
+    const dropUserDay = db.query('DELETE FROM rp_filter_user_day WHERE tracker_id = ? AND dim = ? AND scope = ? AND level = ? AND name = ? AND value = ? AND user_key = ? AND day = ?')
+    for (const s of sessions) {
+      if (s.anonymous === 1) continue
+      const filters = filtersOf.all(s.id) as { name: string; value: string }[]
+      if (filters.length === 0) continue
+      // The keys ReportDims.filterUsers wrote for this session: every dim it is in, every scope, names and pairs.
+      const user = s.user_key ?? s.session_key
+      const dims = [0, ...(dimsOf.all(s.id) as { dim: number }[]).map((row) => row.dim)]
+      const scopes = ['', ...filters.map((f) => pairScope(f.name, f.value))]
+      const names = [...new Set(filters.map((f) => f.name))]
+      for (const dim of dims) {
+        for (const scope of scopes) {
+          for (const name of names) dropUserDay.run(trackerId, dim, scope, 0, name, '', user, s.day)
+          for (const f of filters) dropUserDay.run(trackerId, dim, scope, 1, f.name, f.value, user, s.day)
+        }
+      }
+    }
+    const ids = JSON.stringify(sessions.map((s) => s.id))
+    for (const table of SESSION_CHILDREN) db.query(`DELETE FROM ${table} WHERE session_id IN (SELECT value FROM json_each(?))`).run(ids)
+    db.query('DELETE FROM rp_sessions WHERE id IN (SELECT value FROM json_each(?))').run(ids)
+    return sessions.length
+  }).immediate()
+}
+
+/** Deletes at most `limit` rows of one table's days before `beforeDay` under one key prefix. */
+function purgeDayRange(db: Database, table: string, prefix: string[], key: string[], args: (string | number)[], beforeDay: number, limit: number): number {
+  const where = [...prefix.map((column) => `${column} = ?`), 'day < ?'].join(' AND ')
+  const columns = key.join(', ')
+  return db.query(`DELETE FROM ${table} WHERE (${columns}) IN (SELECT ${columns} FROM ${table} WHERE ${where} LIMIT ?)`).run(...args, beforeDay, limit).changes
+}
+
+/**
+ * Deletes at most `limit` running-total rows of the tracker's days before `beforeDay`, for all
+ * sessions and for each segment condition; returns how many. Call until it returns less than `limit`.
+ */
+export function purgeTotalsBatch(db: Database, trackerId: string, beforeDay: number, limit: number): number {
+  return db.transaction(() => {
+    let left = limit
+    left -= purgeDayRange(db, 'rp_day', ['tracker_id'], ['tracker_id', 'day'], [trackerId], beforeDay, left)
+    if (left > 0) left -= purgeDayRange(db, 'rp_query_day', ['tracker_id'], ['tracker_id', 'day', 'query'], [trackerId], beforeDay, left)
+    const dims = (db.query('SELECT id FROM rp_dims WHERE tracker_id = ? ORDER BY id').all(trackerId) as { id: number }[]).map((row) => row.id)
+    for (const dim of dims) {
+      if (left > 0) left -= purgeDayRange(db, 'rp_dim_day', ['dim'], ['dim', 'day'], [dim], beforeDay, left)
+      if (left > 0) left -= purgeDayRange(db, 'rp_dim_query_day', ['dim'], ['dim', 'day', 'query'], [dim], beforeDay, left)
+    }
+    return limit - left
+  }).immediate()
+}
+
+/** Where a filter-firsts purge goes on: this (dim, scope) of the tracker, or the next one after it. */
+export interface FirstsPosition {
+  dim: number
+  scope: string
+}
+
+/** Before every (dim, scope): dims are 0 or positive ids. */
+export const FIRSTS_START: Readonly<FirstsPosition> = Object.freeze({ dim: -1, scope: '' })
+
+const FIRSTS_KEY = ['tracker_id', 'dim', 'scope', 'day', 'level', 'name', 'value', 'chain', 'prev_day']
+
+/**
+ * Deletes at most `limit` rows of rp_filter_firsts of days before `beforeDay`. The table is keyed
+ * (tracker, dim, scope, day, ...), so it seeks each (dim, scope) from `from` on (inclusive) and
+ * deletes its old days. Returns how many rows, and where to go on (null: every scope is done).
+ */
+export function purgeFirstsBatch(db: Database, trackerId: string, beforeDay: number, limit: number, from: FirstsPosition): { deleted: number; next: FirstsPosition | null } {
+  return db.transaction(() => {
+    const first = db.query('SELECT dim, scope FROM rp_filter_firsts WHERE tracker_id = ?1 AND (dim, scope) >= (?2, ?3) ORDER BY dim, scope LIMIT 1')
+    const after = db.query('SELECT dim, scope FROM rp_filter_firsts WHERE tracker_id = ?1 AND (dim, scope) > (?2, ?3) ORDER BY dim, scope LIMIT 1')
+    let left = limit
+    let row = first.get(trackerId, from.dim, from.scope) as FirstsPosition | null
+    // Seeks count against the budget too: a tracker with thousands of pair scopes and nothing to delete is one pass, cut in batches.
+    for (let seeks = 1; row !== null; seeks++) {
+      left -= purgeDayRange(db, 'rp_filter_firsts', ['tracker_id', 'dim', 'scope'], FIRSTS_KEY, [trackerId, row.dim, row.scope], beforeDay, left)
+      // Out of budget: this scope may hold more old days, so the next call starts at it.
+      if (left === 0) return { deleted: limit, next: { dim: row.dim, scope: row.scope } }
+      row = after.get(trackerId, row.dim, row.scope) as FirstsPosition | null
+      if (seeks >= limit) return { deleted: limit - left, next: row }
+    }
+    return { deleted: limit - left, next: null }
+  }).immediate()
 }

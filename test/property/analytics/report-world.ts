@@ -49,6 +49,8 @@ const arbEventBody = fc.record({
   items: arbItems,
   empty: fc.boolean(),
   filter: fc.option(fc.constantFrom<[string, string]>(['brand', 'Acme'], ['brand', 'Bolt'], ['color', 'red'], ['type', 'item']), { nil: null }),
+  /** A served search's page: 0 is the first, 1 and 2 later pages (offsets 10, 20) of the same search or deep links. */
+  page: fc.integer({ min: 0, max: 2 }),
 })
 
 type Body = typeof arbEventBody extends fc.Arbitrary<infer T> ? T : never
@@ -65,7 +67,7 @@ function toEvent(body: Body, index: number): AnalyticsEvent {
   const shown = body.empty ? [] : body.items
   switch (body.kind) {
     case 'search':
-      return event({ ...base, kind: 'search', source: 'served', query: body.query, totalHits: shown.length, itemIds: shown })
+      return event({ ...base, kind: 'search', source: 'served', query: body.query, totalHits: shown.length, itemIds: shown, ...(body.page > 0 ? { offset: body.page * 10 } : {}) })
     case 'autocomplete':
       return event({ ...base, kind: 'autocomplete', source: 'served', query: body.query, totalHits: shown.length, itemIds: shown })
     case 'results':
