@@ -37,9 +37,17 @@ export interface SearchServiceOptions {
   autocompleteCacheTtlMs: number
 }
 
+/**
+ * After a new generation is published, every worker is asked to open it this much later (at most
+ * once per tracker in that time, with the latest generation then): each worker then warms its
+ * per-generation data in idle time (impact prefixes) before searches need it.
+ */
+const WARM_DELAY_MS = 250
+
 export class SearchService {
   private readonly searchCache: ResultCache<SearchAnswer>
   private readonly autocompleteCache: ResultCache<SearchAnswer>
+  private readonly warmPending = new Set<string>()
 
   constructor(
     private readonly pool: SearchPool,
@@ -48,6 +56,23 @@ export class SearchService {
   ) {
     this.searchCache = new ResultCache(options.cacheEntries, options.cacheBytes / 2, options.cacheTtlMs)
     this.autocompleteCache = new ResultCache(options.cacheEntries, options.cacheBytes / 2, options.autocompleteCacheTtlMs)
+    indexes.onGeneration((index) => this.warmWorkers(index.trackerId))
+  }
+
+  /**
+   * One `warm` task per worker thread (sent together, idle workers take one each; a busy pool may
+   * give two to one worker, and the other then opens the generation with its first search).
+   */
+  private warmWorkers(trackerId: string): void {
+    if (this.warmPending.has(trackerId)) return
+    this.warmPending.add(trackerId)
+    const timer = setTimeout(() => {
+      this.warmPending.delete(trackerId)
+      const index = this.indexes.get(trackerId)
+      if (index === null) return
+      for (let i = 0; i < this.pool.stats().threads; i++) this.pool.run('warm', { index }).catch(() => {})
+    }, WARM_DELAY_MS)
+    timer.unref?.()
   }
 
   /**

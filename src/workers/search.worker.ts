@@ -6,10 +6,11 @@
 import { workerData } from 'node:worker_threads'
 import { QueryError } from '../query/index.ts'
 import { runAutocomplete, type AutocompleteTask } from '../search/run-autocomplete.ts'
-import { validUntil } from '../search/engine-cache.ts'
+import { engineFor, validUntil } from '../search/engine-cache.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
 import { createError, SearchError } from '../shared/errors.ts'
 import { openReadStore, type ReadStore } from '../store/index.ts'
+import type { IndexDescriptor } from '../indexer/protocol.ts'
 
 let store: ReadStore | null = null
 
@@ -40,6 +41,16 @@ export function autocomplete(task: AutocompleteTask) {
     const response = runAutocomplete(task, catalog())
     const totalHits = response.exact_match_hits_count + response.partial_match_hits_count
     return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+/** Opens a newly published generation ahead of its first search (its engine starts warming up in idle time). */
+export function warm(task: { index: IndexDescriptor }) {
+  try {
+    engineFor(task.index)
+    return { ok: true, value: null }
   } catch (error) {
     return failure(error)
   }
