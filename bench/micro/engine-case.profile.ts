@@ -4,6 +4,7 @@
 // Notes: BENCH_CASE picks the case by name prefix (default "two words"); BENCH_ROUNDS repeats it.
 // Run: BENCH_DATA_DIR=/tmp/prof1m BENCH_CASE=listing npx bun run bench/micro/engine-case.profile.ts
 import { join } from 'node:path'
+import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
 import { engineFor } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { parseSearchParams } from '@/http/search-params.ts'
@@ -25,6 +26,8 @@ const requests = [...c.warmup, ...c.requests].map((req) => {
   return { ...parsed.value, filterTrees: {} }
 })
 const engine = engineFor(descriptor)
+// The worker's idle-time warm-up of impact prefixes (engine/impact-prefix.ts), run to its end.
+finishImpactWarmup()
 const times: number[] = []
 const slow: { ms: number; q: string; hits: number }[] = []
 for (let round = 0; round < rounds; round++) {
