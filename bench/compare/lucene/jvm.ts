@@ -3,6 +3,7 @@
 // writes the job, this file runs it and says why it could not ("skipped" vs "failed").
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { forEachLine } from '../child-lines.ts'
 
 /** Where the Debian package liblucene8-java puts its jars. */
 export const DEFAULT_JAR_DIR = '/usr/share/java'
@@ -134,9 +135,7 @@ export async function runJob(tc: Toolchain, classDir: string, jobPath: string, o
   // Lines on stdout that are not ours: the JVM prints some start-up errors there, not on stderr.
   const stray: string[] = []
   const readOut = (async () => {
-    const decoder = new TextDecoder()
-    let pending = ''
-    const take = (line: string) => {
+    await forEachLine(proc.stdout, (line) => {
       if (line.trim() === '') return
       let msg: JvmLine
       try {
@@ -148,14 +147,7 @@ export async function runJob(tc: Toolchain, classDir: string, jobPath: string, o
       }
       if (msg.t === 'done') done = true
       onLine(msg)
-    }
-    for await (const chunk of proc.stdout) {
-      pending += decoder.decode(chunk, { stream: true })
-      const lines = pending.split('\n')
-      pending = lines.pop() ?? ''
-      lines.forEach(take)
-    }
-    take(pending + decoder.decode())
+    })
   })()
   const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text(), readOut])
   clearTimeout(timer)

@@ -3,6 +3,7 @@
 // psql itself: a script of PREPARE statements (one per query shape) then EXECUTE lines, each
 // printing one JSON row (unaligned, tuples only) and, under \timing, one "Time: 0.123 ms" line.
 import type { PgCluster, PgToolchain } from './cluster.ts'
+import { forEachLine } from '../child-lines.ts'
 
 /** A SQL string literal (standard_conforming_strings is on: only the quote needs doubling). */
 export function sqlLiteral(s: string): string {
@@ -34,20 +35,11 @@ export async function runPsql(tc: PgToolchain, cluster: PgCluster, script: strin
   const out: PsqlOutput = { rows: [], timesMs: [] }
   const read = async () => {
     if (opts.discard === true || !(proc.stdout instanceof ReadableStream)) return
-    const decoder = new TextDecoder()
-    let pending = ''
-    const take = (line: string) => {
+    await forEachLine(proc.stdout, (line) => {
       const m = TIME.exec(line)
       if (m !== null) out.timesMs.push(Number(m[1]))
       else if (line.startsWith('{')) out.rows.push(line)
-    }
-    for await (const chunk of proc.stdout) {
-      pending += decoder.decode(chunk, { stream: true })
-      const lines = pending.split('\n')
-      pending = lines.pop() ?? ''
-      lines.forEach(take)
-    }
-    take(pending + decoder.decode())
+    })
   }
   const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text(), read()])
   const wallMs = performance.now() - t0

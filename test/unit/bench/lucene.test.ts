@@ -9,44 +9,15 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { seededRandom } from '@/shared/random.ts'
 import type { Product } from '../../../bench/compare/datasets.ts'
-import type { BenchCatalog, BenchProduct, BenchQuery, PeerResult } from '../../../bench/compare/peer.ts'
+import type { BenchProduct, BenchQuery, PeerResult } from '../../../bench/compare/peer.ts'
 import { findToolchain } from '../../../bench/compare/lucene/jvm.ts'
 import { luceneRelevance, runLucene, runLuceneRows, type LuceneRelevance, type LuceneRun } from '../../../bench/compare/lucene/lucene.ts'
+import { ADJS, BRANDS, bruteFacets, COLORS, FACETS, NOUNS, seededCatalog } from './seeded-catalog.ts'
 
 const available = findToolchain().ok
 
-// Title words, each far (> 2 edits) from every other token of the catalog, so fuzziness AUTO
-// (2 edits for 6+ letters) cannot widen a one-word query: checked by the first test.
-const NOUNS = ['lantern', 'kettle', 'blender', 'hammock', 'telescope', 'umbrella', 'skillet', 'trombone']
-const ADJS = ['crimson', 'velvet', 'gigantic', 'frosted', 'whimsical']
-const BRANDS = ['Acme', 'Borealis', 'Cygnus', 'Dorado', 'Eridanus', 'Fornax']
-const COLORS = ['amber', 'indigo', 'olive', 'scarlet', 'teal']
-// 14 materials: more than the 10 facet values returned, so the cut and its tie order are tested.
-const MATERIALS = ['alder', 'bamboo', 'brass', 'cedar', 'copper', 'cotton', 'felt', 'glass', 'jute', 'linen', 'maple', 'nylon', 'oak', 'pewter']
-const FACETS = ['brand', 'color', 'material']
-
-function makeCatalog(n: number, seed: number): BenchCatalog {
-  const r = seededRandom(seed)
-  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!
-  const products: BenchProduct[] = Array.from({ length: n }, (_, i) => {
-    const brand = pick(BRANDS)
-    const color = pick(COLORS)
-    // One product in seven has no material: a missing facet value must be neither counted nor matched.
-    const material = i % 7 === 3 ? '' : pick(MATERIALS)
-    return {
-      id: `p${i}`,
-      title: `${pick(ADJS)} ${pick(NOUNS)}`,
-      brand,
-      description: 'sturdy and dependable everyday item',
-      attributes: [['color', color]],
-      categoryPath: ['Home', 'Things'],
-      facets: { brand, color, material },
-    }
-  })
-  return { name: 'lucene-test', products, facetFields: FACETS }
-}
-
-const CATALOG = makeCatalog(200, 7)
+// Title words are far (> 2 edits) from every other token (seeded-catalog.ts): checked by the first test.
+const CATALOG = seededCatalog('lucene-test', 200, 7)
 const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '')
 
 function editDistance(a: string, b: string): number {
@@ -54,16 +25,6 @@ function editDistance(a: string, b: string): number {
   for (let j = 1; j <= b.length; j++) d[0]![j] = j
   for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
   return d[a.length]![b.length]!
-}
-
-/** Top 10 values by count, ties by value ascending (the contract's order). */
-function bruteFacets(products: readonly BenchProduct[], field: string): [string, number][] {
-  const counts = new Map<string, number>()
-  for (const p of products) {
-    const v = p.facets[field] ?? ''
-    if (v !== '') counts.set(v, (counts.get(v) ?? 0) + 1)
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10)
 }
 
 const matches = (p: BenchProduct, filters: [string, string][]) => filters.every(([f, v]) => p.facets[f] === v)

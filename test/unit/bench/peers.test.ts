@@ -10,6 +10,7 @@ import { parseSearchParams } from '@/http/search-params.ts'
 import type { BenchCatalog, BenchProduct, BenchQuery, PeerIndex, PeerResult } from '../../../bench/compare/peer.ts'
 import { loadInProcessPeers, PEER_NAMES } from '../../../bench/compare/peers/index.ts'
 import { siftFacetField, siftRequest, siftSearchParams } from '../../../bench/compare/peers/sift.ts'
+import { bruteFacets } from './seeded-catalog.ts'
 
 // Words far apart (more than 2 edits, no one a prefix or a plural of another), so typo tolerance,
 // stemming and prefix expansion cannot widen a one-word query.
@@ -59,17 +60,6 @@ const catalog = makeCatalog()
 const byId = new Map(catalog.products.map((p) => [p.id, p]))
 
 const satisfies = (p: BenchProduct, filters: [string, string][]) => filters.every(([f, v]) => p.facets[f] === v)
-
-/** The contract's facet rule, written out independently: count, drop '' and absent, count desc then value asc, top 10. */
-function bruteFacets(products: BenchProduct[], field: string): [string, number][] {
-  const counts = new Map<string, number>()
-  for (const p of products) {
-    const v = p.facets[field]
-    if (v === undefined || v === '') continue
-    counts.set(v, (counts.get(v) ?? 0) + 1)
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, 10)
-}
 
 const query = (q: string, filters: [string, string][], facets: string[] = FACETS, k = ALL): BenchQuery => ({ cls: 'facet-heavy', q, filters, facets, k })
 

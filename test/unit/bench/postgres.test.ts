@@ -8,64 +8,27 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { seededRandom } from '@/shared/random.ts'
-import type { BenchCatalog, BenchProduct, BenchQuery, PeerResult } from '../../../bench/compare/peer.ts'
+import type { BenchProduct, BenchQuery, PeerResult } from '../../../bench/compare/peer.ts'
 import { findPostgres } from '../../../bench/compare/postgres/cluster.ts'
 import { runPostgres, type PostgresRun } from '../../../bench/compare/postgres/postgres.ts'
+import { ADJS, BRANDS, bruteFacets, COLORS, FACETS, NOUNS, seededCatalog } from './seeded-catalog.ts'
 
 const found = findPostgres()
 if (!found.ok) console.warn(`postgres.test.ts: PostgreSQL not installed, answers not checked (${found.reason})`)
 
-// Words chosen so the 'english' configuration's stemmer maps no two of them (or their plurals) to
-// one lexeme and none is a stop word: "analysed" for the brute force is lower case and a plural -s
+// The catalog's words: the 'english' configuration's stemmer maps no two of them (or their plurals)
+// to one lexeme and none is a stop word: "analysed" for the brute force is lower case and a plural -s
 // dropped when the singular is a catalog word.
-const NOUNS = ['lantern', 'kettle', 'blender', 'hammock', 'telescope', 'umbrella', 'skillet', 'trombone']
-const ADJS = ['crimson', 'velvet', 'gigantic', 'frosted', 'whimsical']
-const BRANDS = ['Acme', 'Borealis', 'Cygnus', 'Dorado', 'Eridanus', 'Fornax']
-const COLORS = ['amber', 'indigo', 'olive', 'scarlet', 'teal']
-// 14 materials: more than the 10 facet values returned, so the cut and its tie order are tested.
-const MATERIALS = ['alder', 'bamboo', 'brass', 'cedar', 'copper', 'cotton', 'felt', 'glass', 'jute', 'linen', 'maple', 'nylon', 'oak', 'pewter']
-const FACETS = ['brand', 'color', 'material']
 const VOCAB = [...NOUNS, ...ADJS, ...BRANDS.map((b) => b.toLowerCase()), ...COLORS, 'sturdy', 'crème', 'item', 'home', 'things']
 
-function makeCatalog(n: number, seed: number): BenchCatalog {
-  const r = seededRandom(seed)
-  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!
-  const products: BenchProduct[] = Array.from({ length: n }, (_, i) => {
-    const brand = pick(BRANDS)
-    const color = pick(COLORS)
-    // One product in seven has no material: a missing facet value must be neither counted nor matched.
-    const material = i % 7 === 3 ? '' : pick(MATERIALS)
-    return {
-      id: `p${i}`,
-      title: `${pick(ADJS)} ${pick(NOUNS)}${i % 5 === 0 ? 's' : ''}`,
-      brand,
-      // An accented word and a quote: folded (crème = creme) and escaped on the way in.
-      description: i % 3 === 0 ? 'sturdy crème item, "it\'s" home' : 'sturdy item',
-      attributes: [['color', color]],
-      categoryPath: ['Home', 'Things'],
-      facets: { brand, color, material },
-    }
-  })
-  return { name: 'postgres-test', products, facetFields: FACETS }
-}
-
-const CATALOG = makeCatalog(300, 5)
+// An accented word and a quote in a third of the descriptions: folded (crème = creme) and escaped on the way in.
+const CATALOG = seededCatalog('postgres-test', 300, 5, { pluralEvery: 5, description: (i) => (i % 3 === 0 ? 'sturdy crème item, "it\'s" home' : 'sturdy item') })
 const ALL = CATALOG.products.length
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '')
 const words = (s: string) => fold(s).toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '')
 const analysed = (w: string) => (w.endsWith('s') && VOCAB.includes(w.slice(0, -1)) ? w.slice(0, -1) : w)
 const termsOf = new Map(CATALOG.products.map((p) => [p, new Set(words([p.title, p.brand, p.description, ...p.attributes.map(([, v]) => v), ...p.categoryPath].join(' ')).map(analysed))]))
 const matches = (p: BenchProduct, q: BenchQuery) => q.filters.every(([f, v]) => p.facets[f] === v) && words(q.q).map(analysed).every((t) => termsOf.get(p)!.has(t))
-
-/** Top 10 values by count, ties by value ascending (the contract's order). */
-function bruteFacets(products: readonly BenchProduct[], field: string): [string, number][] {
-  const counts = new Map<string, number>()
-  for (const p of products) {
-    const v = p.facets[field] ?? ''
-    if (v !== '') counts.set(v, (counts.get(v) ?? 0) + 1)
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10)
-}
 
 // k above the catalog size, so every match comes back and ids can be compared as sets.
 const QUERIES: BenchQuery[] = (() => {
