@@ -5,17 +5,12 @@
 import type { AnalyticsEvent } from '../event.ts'
 import { isObject, PayloadError } from './fields.ts'
 
-export interface EventPart {
+/** The AnalyticsEvent fields a payload's shape decides (the rest is the envelope's). */
+type EventBody = Pick<AnalyticsEvent, 'kind' | 'query' | 'listName' | 'totalHits' | 'itemIds' | 'filters' | 'conversion' | 'value' | 'context'>
+
+export interface EventPart extends EventBody {
   /** Distinguishes the events of one payload in their ids (`pv`, `list:<name>`). */
   suffix: string
-  kind: AnalyticsEvent['kind']
-  query: string | null
-  listName: string | null
-  totalHits: number | null
-  itemIds: string[]
-  filters: [string, string][]
-  conversion: string | null
-  value: number | null
   /** Context entries the event itself carries (`recommendation_id`, `_Guid` ...), merged into the envelope's. */
   context: Record<string, string>
   /** A customer id the event carries in its own body (the customer id event). */

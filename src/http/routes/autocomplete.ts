@@ -3,28 +3,18 @@
  * Repeated keystrokes are answered from the front thread's cache; misses go to a search worker.
  */
 import { Elysia, t } from 'elysia'
-import { servedAutocompleteEvent, type ServedLog } from '../../analytics/served-log.ts'
-import { withPersonalisation, type Personaliser } from '../../analytics/affinity/personalise.ts'
-import type { SearchService } from '../../search/search-service.ts'
+import { servedAutocompleteEvent } from '../../analytics/served-log.ts'
+import { withPersonalisation } from '../../analytics/affinity/personalise.ts'
 import type { SearchError } from '../../shared/errors.ts'
-import type { Logger } from '../../shared/log.ts'
-import type { TrackerStore } from '../../store/index.ts'
 import { parseAutocompleteParams } from '../autocomplete-params.ts'
 import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/autocomplete.model.ts'
 import { FieldErrorsSchema } from '../models/search.model.ts'
-import { errorResponse, limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
+import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
+import type { SearchRouteDeps } from './search.ts'
 
-export interface AutocompleteRouteDeps extends PublicReadDeps {
-  search: SearchService
-  trackers: TrackerStore
-  logger: Logger
-  isReady: () => boolean
-  /** Where answered autocompletes are logged for analytics (buffered; absent = not logged). */
-  servedLog?: ServedLog
-  /** The shopper's soft preferences (issue 5 item 7; absent = no personalisation). */
-  personalise?: Personaliser
-}
+/** The same dependencies as /search: the search service, the trackers, the served log, personalisation. */
+export type AutocompleteRouteDeps = SearchRouteDeps
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
 
