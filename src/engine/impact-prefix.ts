@@ -167,6 +167,8 @@ export function driftFactor(from: Float64Array, to: Float64Array): number {
  */
 export class ImpactPrefixes {
   private bySegment = new WeakMap<SegmentReader, Map<number, ImpactPrefix>>()
+  /** Segments whose warm-up went through all their common terms (forgotten with the prefixes). */
+  private warmed = new WeakSet<SegmentReader>()
   private cached = 0
   private current: Float64Array | null = null
   private drift = new Map<Float64Array, number>()
@@ -190,6 +192,7 @@ export class ImpactPrefixes {
       prefix = computeImpactPrefix(r, ord, table, this.current, length)
       if (this.cached + prefix.docs.length > MAX_CACHED_POSTINGS) {
         this.bySegment = new WeakMap()
+        this.warmed = new WeakSet()
         this.cached = 0
         terms = new Map()
         this.bySegment.set(r, terms)
@@ -204,6 +207,15 @@ export class ImpactPrefixes {
   cachedPrefixOf(r: SegmentReader, ord: number): ImpactPrefix | null {
     const prefix = this.bySegment.get(r)?.get(ord)
     return prefix === undefined || prefix.length !== impactTuning.length ? null : prefix
+  }
+
+  /** Marks a segment's warm-up done, so that later generations over it skip it. */
+  markWarmed(r: SegmentReader): void {
+    this.warmed.add(r)
+  }
+
+  isWarmed(r: SegmentReader): boolean {
+    return this.warmed.has(r)
   }
 
   /** True while prefixes of `postings` more postings stay within the share `share` of the budget. */
@@ -253,6 +265,7 @@ function warmSlice(): void {
     job.ords ??= commonTerms(job.reader)
     const ord = job.ords[job.next]
     if (ord === undefined || !threadImpacts.hasRoom(Math.min(job.reader.termDf[ord]!, impactTuning.length), WARM_SHARE)) {
+      threadImpacts.markWarmed(job.reader)
       warmQueue.shift()
       continue
     }
@@ -277,7 +290,8 @@ function scheduleWarmSlice(): void {
 export function warmImpactPrefixes(readers: readonly SegmentReader[], invAvgLen: Float64Array): void {
   const table = new Bm25fTable()
   table.prepare(invAvgLen)
-  warmQueue = readers.map((reader) => ({ reader, table, ords: null, next: 0 }))
+  // A segment already warmed (unchanged since an earlier generation) is not listed again.
+  warmQueue = readers.filter((r) => !threadImpacts.isWarmed(r)).map((reader) => ({ reader, table, ords: null, next: 0 }))
   scheduleWarmSlice()
 }
 

@@ -4,7 +4,7 @@
 // test/property/engine/candidate-prune.prop.test.ts.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { computeImpactPrefix, driftFactor } from '@/engine/impact-prefix.ts'
+import { computeImpactPrefix, driftFactor, finishImpactWarmup, IMPACT_MIN_DF, impactTuning, threadImpacts, warmImpactPrefixes } from '@/engine/impact-prefix.ts'
 import { CLASS_STRIDE, encodeSegment, openSegment, SegmentBuilder } from '@/index/index.ts'
 import { Bm25fTable } from '@/rank/index.ts'
 import { obj } from '../../support/corpus.ts'
@@ -86,5 +86,23 @@ describe('impact prefixes', () => {
     )
     // The factor is needed: some scores grow when the averages change.
     expect(grew).toBe(true)
+  })
+
+  test('the warm-up computes the common terms of a new segment once, and skips it in later generations', () => {
+    const b = new SegmentBuilder()
+    for (let i = 0; i < 6; i++) b.add(obj(`o${i}`, { title: i < 4 ? 'lamp' : 'rare' }))
+    const r = openSegment(encodeSegment(b))
+    const inv = Float64Array.from([0.5, 0.5, 0.5, 0.5])
+    impactTuning.minDf = 3
+    try {
+      warmImpactPrefixes([r], inv)
+      finishImpactWarmup()
+      expect(threadImpacts.cachedPrefixOf(r, r.termOrd('lamp'))?.docs.length).toBe(4)
+      // Below the minimum postings: walked in doc order, never warmed.
+      expect(threadImpacts.cachedPrefixOf(r, r.termOrd('rare'))).toBeNull()
+      expect(threadImpacts.isWarmed(r)).toBe(true)
+    } finally {
+      impactTuning.minDf = IMPACT_MIN_DF
+    }
   })
 })
