@@ -5,8 +5,10 @@
  */
 import type { IndexHost } from '../indexer/index-host.ts'
 import type { AutocompleteParams, SearchParams } from '../protocol/search-params.ts'
+import type { IndexDescriptor } from '../indexer/protocol.ts'
 import { createError } from '../shared/errors.ts'
 import type { SearchPool } from '../workers/pool.ts'
+import { refOf, type TaskIndex, type WireTask } from './index-ref.ts'
 import { ResultCache } from './result-cache.ts'
 import type { AutocompleteTask } from './run-autocomplete.ts'
 import type { SearchTask } from './run-search.ts'
@@ -80,12 +82,12 @@ export class SearchService {
    * @throws SearchError QUEUE_FULL (pool saturated), TIMEOUT, INVALID_FILTER, INTERNAL
    */
   search(params: SearchParams, requestKey: string): Promise<SearchAnswer> {
-    return this.run('search', this.searchCache, params.trackerId, requestKey, (index, nowMs): SearchTask => ({ params, index, nowMs }))
+    return this.run('search', this.searchCache, params.trackerId, requestKey, (index, nowMs): WireTask<SearchTask> => ({ params, index, nowMs }))
   }
 
   /** Same contract as {@link search}, for GET /autocomplete/v2. */
   autocomplete(params: AutocompleteParams, requestKey: string): Promise<SearchAnswer> {
-    return this.run('autocomplete', this.autocompleteCache, params.trackerId, requestKey, (index, nowMs): AutocompleteTask => ({ params, index, nowMs }))
+    return this.run('autocomplete', this.autocompleteCache, params.trackerId, requestKey, (index, nowMs): WireTask<AutocompleteTask> => ({ params, index, nowMs }))
   }
 
   private async run<Task>(
@@ -93,7 +95,7 @@ export class SearchService {
     cache: ResultCache<SearchAnswer>,
     trackerId: string,
     requestKey: string,
-    task: (index: ReturnType<IndexHost['get']>, nowMs: number) => Task,
+    task: (index: TaskIndex, nowMs: number) => Task,
   ): Promise<SearchAnswer> {
     const index = this.indexes.get(trackerId)
     const key = `${trackerId}\u0000${index?.generation ?? 0}\u0000${requestKey}`
@@ -102,7 +104,7 @@ export class SearchService {
     const signal = AbortSignal.timeout(this.options.timeoutMs)
     let answer: SearchAnswer
     try {
-      answer = await this.pool.run<SearchAnswer>(operation, task(index, Date.now()), signal)
+      answer = await this.dispatch(operation, index, (i) => task(i, Date.now()), signal)
     } catch (error) {
       if ((error as { code?: string }).code === 'CANCELLED' && signal.aborted) throw createError('TIMEOUT', [this.options.timeoutMs])
       throw error
@@ -110,5 +112,15 @@ export class SearchService {
     // A JS string holds 2 bytes a character; the ids and the key are small beside the JSON.
     cache.set(key, answer, 2 * (answer.json.length + key.length) + 64 * answer.hitIds.length, answer.validUntilMs)
     return answer
+  }
+
+  /** Sends the task naming the generation by reference; again with the full descriptor if the worker has not seen it (index-ref.ts). */
+  private async dispatch<Task>(operation: string, index: IndexDescriptor | null, task: (index: TaskIndex) => Task, signal: AbortSignal): Promise<SearchAnswer> {
+    try {
+      return await this.pool.run<SearchAnswer>(operation, task(refOf(index)), signal)
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'INDEX_UNKNOWN') throw error
+      return await this.pool.run<SearchAnswer>(operation, task(index), signal)
+    }
   }
 }

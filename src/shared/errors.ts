@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   QUEUE_FULL: 'Search queue is full (%s tasks waiting); retry shortly',
   TIMEOUT: 'Search took longer than %s ms',
   CANCELLED: 'Search was cancelled',
+  // Worker → front thread only (index-ref.ts): the task is sent again with its full descriptor.
+  INDEX_UNKNOWN: 'This worker has not opened generation %s of tracker %s',
   SNAPSHOT_CORRUPT: 'Snapshot %s is corrupt: %s',
   FORMAT_UNSUPPORTED: 'Snapshot format %s is not supported (oldest supported: %s)',
   INTERNAL: 'Internal error: %s',

@@ -7,10 +7,10 @@ import { workerData } from 'node:worker_threads'
 import { QueryError } from '../query/index.ts'
 import { runAutocomplete, type AutocompleteTask } from '../search/run-autocomplete.ts'
 import { engineFor, validUntil } from '../search/engine-cache.ts'
+import { resolveIndex, type TaskIndex, type WireTask } from '../search/index-ref.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
 import { createError, SearchError } from '../shared/errors.ts'
 import { openReadStore, type ReadStore } from '../store/index.ts'
-import type { IndexDescriptor } from '../indexer/protocol.ts'
 
 let store: ReadStore | null = null
 
@@ -26,8 +26,9 @@ function failure(error: unknown) {
 }
 
 /** GET/POST /search: returns the `results` object serialised (the front thread adds `next_page`). */
-export function search(task: SearchTask) {
+export function search(wire: WireTask<SearchTask>) {
   try {
+    const task: SearchTask = { ...wire, index: resolveIndex(wire.index) }
     const results = runSearch(task, catalog())
     return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits, hitIds: results.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
   } catch (error) {
@@ -36,8 +37,9 @@ export function search(task: SearchTask) {
 }
 
 /** GET /autocomplete/v2: returns the response serialised. */
-export function autocomplete(task: AutocompleteTask) {
+export function autocomplete(wire: WireTask<AutocompleteTask>) {
   try {
+    const task: AutocompleteTask = { ...wire, index: resolveIndex(wire.index) }
     const response = runAutocomplete(task, catalog())
     const totalHits = response.exact_match_hits_count + response.partial_match_hits_count
     return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
@@ -46,10 +48,14 @@ export function autocomplete(task: AutocompleteTask) {
   }
 }
 
-/** Opens a newly published generation ahead of its first search (its engine starts warming up in idle time). */
-export function warm(task: { index: IndexDescriptor }) {
+/**
+ * Opens a newly published generation ahead of its first search (its engine starts warming up in
+ * idle time); the full descriptor it carries is remembered, so later tasks name it by reference.
+ */
+export function warm(task: { index: TaskIndex }) {
   try {
-    engineFor(task.index)
+    const index = resolveIndex(task.index)
+    if (index !== null) engineFor(index)
     return { ok: true, value: null }
   } catch (error) {
     return failure(error)
