@@ -1,8 +1,9 @@
 /**
  * Thread entry of the analytics thread (src/analytics/reports/rollup-thread.ts): the reports'
- * rollup, segment backfill and retention purge run here over a connection of their own to
- * analytics.sqlite, so sessionising thousands of events a second never holds up the front
- * thread's requests. The front thread has already migrated the file before starting it.
+ * rollup, segment backfill, popularity aggregation (trending, top items) and retention purge run
+ * here over a connection of their own to analytics.sqlite, so sessionising and folding thousands
+ * of events a second never holds up the front thread's requests. The front thread has already
+ * migrated the file before starting it.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { RollupCommand, RollupEvent, RollupThreadOptions } from '../analytics/reports/rollup-protocol.ts'
@@ -36,10 +37,10 @@ try {
     switch (command.kind) {
       case 'catch-up':
         try {
-          const { processed, caughtUp } = runner.catchUp(command.budget)
+          const { processed, caughtUp } = command.target === 'popularity' ? runner.catchUpPopularity(command.budget) : runner.catchUp(command.budget)
           emit({ kind: 'caught-up', id: command.id, processed, caughtUp })
         } catch (error) {
-          emit({ kind: 'catch-up-failed', id: command.id, error: String(error) })
+          emit({ kind: 'catch-up-failed', id: command.id, target: command.target, error: String(error) })
         }
         return
       case 'segments':

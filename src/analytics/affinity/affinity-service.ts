@@ -10,7 +10,6 @@
  * and for at most {@link CACHE_TTL_MS}; so a shopper's own click shows at once, and a shop-wide
  * event stream does not empty the cache.
  */
-import type { PopularityAggregator } from '../trending/aggregator.ts'
 import type { CatalogObject } from '../../shared/catalog-object.ts'
 import type { AffinityDb } from '../../store/analytics/affinity-db.ts'
 import type { TrendingDb } from '../../store/analytics/trending-db.ts'
@@ -42,29 +41,27 @@ export class AffinityService {
   constructor(
     private readonly reads: AffinityDb,
     private readonly tables: TrendingDb,
-    private readonly aggregator: PopularityAggregator,
     private readonly catalog: CatalogStore,
     private readonly now: () => number = Date.now,
   ) {}
 
   /**
-   * The client ids of the shopper a request names (empty when it names none). `fresh` first folds
-   * new events into the link table; the search path passes false and reads the links as they are.
+   * The client ids of the shopper a request names (empty when it names none). Links are read as the
+   * analytics thread last folded them; top items have it catch up first, the search path never waits.
    */
-  clientIds(trackerId: string, userId: string | null, clientId: string | null, fresh = true): string[] {
+  clientIds(trackerId: string, userId: string | null, clientId: string | null): string[] {
     const ids = new Set<string>()
     if (clientId) ids.add(clientId)
     if (userId) {
       ids.add(userId)
-      if (fresh) this.aggregator.catchUp()
       for (const linked of this.tables.linkedClients(trackerId, userId, MAX_LINKED_CLIENTS)) ids.add(linked)
     }
     return [...ids].sort()
   }
 
   /** The shopper, or null when the request names no user_id or client_id. */
-  shopper(trackerId: string, userId: string | null, clientId: string | null, fresh = true): Shopper | null {
-    const clientIds = this.clientIds(trackerId, userId, clientId, fresh)
+  shopper(trackerId: string, userId: string | null, clientId: string | null): Shopper | null {
+    const clientIds = this.clientIds(trackerId, userId, clientId)
     if (clientIds.length === 0) return null
     const key = `${trackerId}\u0000${clientIds.join('\u0000')}`
     const stamp = this.reads.newestSeq(trackerId, clientIds)
@@ -94,7 +91,6 @@ export class AffinityService {
    * carry only the customer id, which the cache's stamp does not see.
    */
   recentSearches(trackerId: string, shopper: Shopper, limit: number): string[] {
-    this.aggregator.catchUp()
     return this.tables.shopperSearches(trackerId, shopper.clientIds, limit)
   }
 }

@@ -6,7 +6,8 @@
  * Bounded: at most {@link PERSONAL_BRANDS} brand and {@link PERSONAL_CATEGORIES} category, each
  * worth the ordinary prefer factor (×1.5, src/rank/signals.ts), so a hit gains at most ×2.25.
  * A soft filter only reorders: hits, total_hits and facets are those of the same request without
- * the shopper. The search path never waits on the aggregator (links are read as they stand).
+ * the shopper. The search path never waits on the analytics thread (links are read as they stand,
+ * folded within about a second by its tick).
  */
 import type { FilterGroup } from '../../protocol/search-params.ts'
 import type { Database } from '../../store/analytics/analytics-db.ts'
@@ -30,7 +31,7 @@ export type Personaliser = (trackerId: string, userId: string | null, clientId: 
 export function personaliser(db: Database, catalog: CatalogStore): Personaliser {
   return (trackerId, userId, clientId) => {
     if (!userId && !clientId) return null
-    const profile = shopperInsights(db, catalog).affinity.shopper(trackerId, userId, clientId, false)?.profile ?? null
+    const profile = shopperInsights(db, catalog).affinity.shopper(trackerId, userId, clientId)?.profile ?? null
     if (profile === null) return null
     const prefs = preferencesOf(profile, PERSONAL_BRANDS, PERSONAL_CATEGORIES)
     if (prefs.length === 0) return null

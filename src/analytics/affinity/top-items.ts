@@ -14,13 +14,15 @@
  * `query` is special: the shopper's last searches (newest first, one per query, searches that
  * found nothing left out), or the shop's trending queries when the shopper searched nothing or
  * the request names no shopper.
+ *
+ * Reads the popularity tables as they stand: the route has the analytics thread catch up first
+ * (ThreadedReports.catchUpPopularity), so nothing is folded here, on the front thread.
  */
 import { randomUUID } from 'node:crypto'
 import { hitView, renderHit, type Hit } from '../../search/render-hit.ts'
 import type { CatalogObject } from '../../shared/catalog-object.ts'
 import type { TrendingDb } from '../../store/analytics/trending-db.ts'
 import type { CatalogStore } from '../../store/index.ts'
-import type { PopularityAggregator } from '../trending/aggregator.ts'
 import { lastDays } from '../trending/normalise.ts'
 import { TRENDING_WINDOW_DAYS, type TrendingService } from '../trending/trending-service.ts'
 import type { AffinityService } from './affinity-service.ts'
@@ -63,7 +65,6 @@ export interface TopItemsDeps {
   affinity: AffinityService
   trending: TrendingService
   tables: TrendingDb
-  aggregator: PopularityAggregator
   catalog: CatalogStore
   listing: Listing
   now?: () => number
@@ -93,7 +94,6 @@ export class TopItems {
 
   async answer(req: TopItemsRequest): Promise<TopItemsResponse> {
     const nowMs = (this.deps.now ?? Date.now)()
-    this.deps.aggregator.catchUp()
     const shopper = this.deps.affinity.shopper(req.trackerId, req.userId, req.clientId)
     const view = hitView(req.hitFields, req.removeFields, [], [])
     const perType = await Promise.all(

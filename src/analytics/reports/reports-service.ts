@@ -1,6 +1,7 @@
 /**
  * ReportsService: the reports in process, over one connection: the rollup runner (rollup-runner.ts)
- * and the reads (report-reads.ts) side by side, every report first catching up synchronously. The
+ * and the reads (report-reads.ts) side by side, every report first catching up synchronously (and
+ * `catchUpPopularity` folding the popularity tables the same way, for trending and top items). The
  * property and unit tests drive it, and it is the reference the threaded reports (the server's,
  * threaded-reports.ts) must answer like. Segment writes precompute their conditions in the same
  * transaction here; the threaded reports hand that to the analytics thread instead.
@@ -9,6 +10,7 @@ import type { Database } from '../../store/analytics/analytics-db.ts'
 import type { ContextMatch, DayRange } from '../../store/analytics/reports-read.ts'
 import { SegmentsDb } from '../../store/analytics/segments-db.ts'
 import type { Logger } from '../../shared/log.ts'
+import { CATCH_UP_BUDGET as POPULARITY_CATCH_UP_BUDGET } from '../trending/aggregator.ts'
 import { ReportReads, type ItemTitles, type QueryDetail, type QueryEntry } from './report-reads.ts'
 import { RollupRunner } from './rollup-runner.ts'
 import type { Breakdown, FilterGroup } from './shapes.ts'
@@ -58,6 +60,12 @@ export class ReportsService {
   catchUp(budget = CATCH_UP_BUDGET): { processed: number; caughtUp: boolean } {
     this.options.flush?.()
     return this.runner.catchUp(budget)
+  }
+
+  /** Flushes queued events and folds pending ones into the popularity tables, at most `budget` of them. */
+  catchUpPopularity(budget = POPULARITY_CATCH_UP_BUDGET): { processed: number; caughtUp: boolean } {
+    this.options.flush?.()
+    return this.runner.catchUpPopularity(budget)
   }
 
   /** See RollupRunner.backfillSegments. */

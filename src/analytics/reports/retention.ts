@@ -1,8 +1,8 @@
 /**
  * Retention (issue 5 item 8), on the analytics thread: once at start and then every hour, raw
  * events older than 6 months are deleted, and, when a rollup retention is set, the reports'
- * rollup rows of days before it (SIFT_ROLLUP_RETENTION_DAYS). Both go in small batches with a
- * pause between them, so ingest and reports keep running.
+ * rollup rows and the popularity day rows of days before it (SIFT_ROLLUP_RETENTION_DAYS). All go
+ * in small batches with a pause between them, so ingest and reports keep running.
  *
  * Why rollups may go sooner than raw events: no report reads a day older than the 90-day window
  * (window.ts), while the raw events serve batch recommendations too. The rollup retention keeps
@@ -10,10 +10,19 @@
  * day before the oldest kept day finds that session purged and is counted on its own, which must
  * not land on a day a report can read. Filter users stay exact: a purged day only ever stood as
  * the "previous day of use" of a kept day, and any day before a window's start counts the same.
+ *
+ * The popularity tables (trending, top items) go in the same run. Their per-day counts follow the
+ * rollup retention: trending and top items read 30 days, far inside it. A query's spellings and
+ * last top hit go with its last day row. A shopper's last searches (top items' `query` type,
+ * which has no window) are the shopper's own history, like the raw events their affinity is read
+ * from, so they go with the raw event retention (183 days). Shopper links have no date and stay.
  */
 import type { Logger } from '../../shared/log.ts'
 import type { Database } from '../../store/analytics/analytics-db.ts'
-import { eventTrackers, FIRSTS_START, purgeEventsBatch, purgeFirstsBatch, purgeSessionsBatch, purgeTotalsBatch, rollupTrackers, type FirstsPosition } from '../../store/analytics/retention-db.ts'
+import {
+  eventTrackers, FIRSTS_START, hasPopularityTables, popularityTrackers, purgeEventsBatch, purgeFirstsBatch, purgeItemDaysBatch,
+  purgeQueryDaysBatch, purgeSessionsBatch, purgeShopperSearchesBatch, purgeTotalsBatch, rollupTrackers, type FirstsPosition,
+} from '../../store/analytics/retention-db.ts'
 import { DAY_MS, dayOf } from '../sessions/index.ts'
 import { dayToDate } from './window.ts'
 
@@ -96,7 +105,43 @@ export class RetentionJob {
   private async purge(): Promise<PurgeCounts> {
     const counts: PurgeCounts = { events: await this.purgeEvents(), sessions: 0, totals: 0 }
     if (this.options.rollupRetentionDays !== undefined) await this.purgeRollups(rollupCutoffDay(this.options.now(), this.options.rollupRetentionDays), counts)
+    await this.purgePopularity()
     return counts
+  }
+
+  /** Popularity rows (see the header): day counts only with a rollup retention, shopper searches always. */
+  private async purgePopularity(): Promise<void> {
+    const days = this.options.rollupRetentionDays
+    const beforeDay = days === undefined ? null : rollupCutoffDay(this.options.now(), days)
+    const searchesBefore = this.options.now() - (this.options.retentionMs ?? RETENTION_MS)
+    const batch = this.options.rowBatchSize ?? PURGE_ROWS
+    let dayRows = 0
+    let searches = 0
+    try {
+      if (!hasPopularityTables(this.db)) return
+      for (const trackerId of popularityTrackers(this.db)) {
+        if (beforeDay !== null) {
+          dayRows += await this.drain((limit) => purgeQueryDaysBatch(this.db, trackerId, beforeDay, limit), batch)
+          dayRows += await this.drain((limit) => purgeItemDaysBatch(this.db, trackerId, beforeDay, limit), batch)
+        }
+        searches += await this.drain((limit) => purgeShopperSearchesBatch(this.db, trackerId, searchesBefore, limit), batch)
+      }
+      if (dayRows + searches > 0) this.options.logger.info('purged old popularity rows', { dayRows, shopperSearches: searches, before: beforeDay === null ? null : dayToDate(beforeDay) })
+    } catch (error) {
+      this.options.logger.error('popularity purge failed', { error: String(error) })
+    }
+  }
+
+  /** Runs `step` (a batch of at most `limit` deletions) until it deletes less, pausing between batches. */
+  private async drain(step: (limit: number) => number, limit: number): Promise<number> {
+    let deleted = 0
+    for (;;) {
+      if (this.stopped) return deleted
+      const n = step(limit)
+      deleted += n
+      if (n < limit) return deleted
+      await pause()
+    }
   }
 
   private async purgeEvents(): Promise<number> {

@@ -15,10 +15,16 @@ export interface RollupThreadOptions {
   rollupRetentionDays?: number
 }
 
+/**
+ * What a catch-up brings up to date: the reports' rollup, or the popularity tables (trending, top
+ * items). Separate, so a report never waits for a popularity fold, nor trending for a rollup.
+ */
+export type CatchUpTarget = 'reports' | 'popularity'
+
 /** Front thread → analytics thread. Handled in order, between two ticks. */
 export type RollupCommand =
-  /** Roll up pending events now, at most `budget` (a report waits for the answer). */
-  | { kind: 'catch-up'; id: number; budget: number }
+  /** Bring `target` up to date now, at most `budget` pending events (a request waits for the answer). */
+  | { kind: 'catch-up'; id: number; budget: number; target: CatchUpTarget }
   /** The tracker's saved segments changed (already committed): re-read them and follow. */
   | { kind: 'segments'; trackerId: string }
   /** Finish, close the connection, answer `stopped`. */
@@ -28,7 +34,7 @@ export type RollupCommand =
 export type RollupEvent =
   | { kind: 'ready' }
   | { kind: 'caught-up'; id: number; processed: number; caughtUp: boolean }
-  | { kind: 'catch-up-failed'; id: number; error: string }
+  | { kind: 'catch-up-failed'; id: number; target: CatchUpTarget; error: string }
   | { kind: 'log'; level: LogLevel; message: string; fields: Record<string, unknown> }
   | { kind: 'stopped' }
   | { kind: 'fatal'; message: string }

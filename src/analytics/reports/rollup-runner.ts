@@ -1,16 +1,19 @@
 /**
- * The writing half of the reports: the incremental rollup, the backfill of newly saved segment
- * conditions, their sync with the saved segments, and the retention purge, with the background
- * tick that keeps them current. In Sift it runs on the analytics thread (rollup.worker.ts) over a
- * connection of its own; the tests drive it in process through ReportsService. The report reads
- * never need it: they read what it stored.
+ * The writing half of the analytics reads: the reports' incremental rollup, the backfill of newly
+ * saved segment conditions, their sync with the saved segments, the popularity aggregation behind
+ * trending and top items (src/analytics/trending/aggregator.ts), and the retention purge, with the
+ * background tick that keeps them current. In Sift it runs on the analytics thread
+ * (rollup.worker.ts) over a connection of its own; the tests drive it in process through
+ * ReportsService. The reads never need it: they read what it stored.
  */
 import type { Logger } from '../../shared/log.ts'
 import type { Database } from '../../store/analytics/analytics-db.ts'
 import { ReportsDb } from '../../store/analytics/reports-db.ts'
 import { SegmentsDb } from '../../store/analytics/segments-db.ts'
+import { TrendingDb } from '../../store/analytics/trending-db.ts'
 import { DAY_MS } from '../sessions/index.ts'
-import { RETENTION_MS, RetentionJob } from './retention.ts'
+import { PopularityAggregator } from '../trending/aggregator.ts'
+import { RETENTION_MS, RetentionJob, rollupCutoffDay } from './retention.ts'
 import { Rollup } from './rollup.ts'
 
 /** Caught up: look for new events again after this pause. */
@@ -23,6 +26,12 @@ export const TICK_BUSY_MS = 0
 export const TICK_EVENTS = 250
 /** Stored sessions a tick backfills into a newly saved segment condition (once the rollup is caught up). */
 export const TICK_SESSIONS = 200
+/**
+ * Events a tick folds into the popularity tables, in one transaction. Folding is far cheaper than
+ * sessionising (no re-reads, one upsert per distinct key): 1,000 events of a busy shop's mix take
+ * ~5 ms, ~3.6 ms of it holding the write lock (median; 50,000 events ~0.3 s, measured at load ~1.8).
+ */
+export const TICK_POPULARITY = 1000
 
 export interface RollupRunnerOptions {
   logger: Logger
@@ -33,6 +42,8 @@ export interface RollupRunnerOptions {
   purgeEveryMs?: number
   /** Days of rollups kept, today included (SIFT_ROLLUP_RETENTION_DAYS); absent: rollups are kept. */
   rollupRetentionDays?: number
+  /** Events per popularity transaction (default TICK_POPULARITY). */
+  popularityBatchSize?: number
 }
 
 export class RollupRunner {
@@ -40,6 +51,7 @@ export class RollupRunner {
   private readonly segments: SegmentsDb
   private readonly rollup: Rollup
   private readonly retention: RetentionJob
+  private readonly popularity: PopularityAggregator
   private tick: ReturnType<typeof setTimeout> | null = null
   private running = false
 
@@ -54,6 +66,9 @@ export class RollupRunner {
     const horizonMs = rollupDays === undefined ? retentionMs - DAY_MS : Math.min(retentionMs - DAY_MS, rollupDays * DAY_MS)
     this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs, now })
     this.retention = new RetentionJob(db, { now, logger: options.logger, retentionMs, everyMs: options.purgeEveryMs, rollupRetentionDays: rollupDays })
+    // Day counts of days the retention purges are not added in the first place (a first start over a long history).
+    const fromDay = rollupDays === undefined ? undefined : () => rollupCutoffDay(now(), rollupDays)
+    this.popularity = new PopularityAggregator(db, new TrendingDb(db), { batchSize: options.popularityBatchSize ?? TICK_POPULARITY, fromDay })
   }
 
   /** Makes the tracker's precomputed segment conditions follow its saved segments (read from SQLite). */
@@ -70,6 +85,11 @@ export class RollupRunner {
   /** Rolls up pending events, at most `budget` of them. */
   catchUp(budget: number): { processed: number; caughtUp: boolean } {
     return this.rollup.step(budget)
+  }
+
+  /** Folds pending events into the popularity tables (trending, top items), at most `budget` of them. */
+  catchUpPopularity(budget: number): { processed: number; caughtUp: boolean } {
+    return this.popularity.step(budget)
   }
 
   /**
@@ -105,6 +125,12 @@ export class RollupRunner {
         if (caughtUp) caughtUp = !this.backfillSegments(TICK_SESSIONS).pending
       } catch (error) {
         this.options.logger.error('reports rollup failed', { error: String(error) })
+      }
+      // After the rollup, and even while it is behind: trending must not wait for a long rollup backlog.
+      try {
+        if (!this.popularity.step(TICK_POPULARITY).caughtUp) caughtUp = false
+      } catch (error) {
+        this.options.logger.error('popularity aggregation failed', { error: String(error) })
       }
       this.schedule(caughtUp ? TICK_IDLE_MS : TICK_BUSY_MS)
     }, delayMs)

@@ -1,18 +1,19 @@
 /**
  * The front thread's side of the analytics thread (src/workers/rollup.worker.ts), which runs the
- * reports' rollup, segment backfill and retention purge over its own connection. Reports ask it to
- * catch up and wait for the answer; segment changes are announced to it after they commit.
+ * reports' rollup, segment backfill, popularity aggregation and retention purge over its own
+ * connection. Reports, trending and top items ask it to catch up and wait for the answer; segment
+ * changes are announced to it after they commit.
  *
  * Supervision: a thread that dies (crash, out of memory, terminated) is logged and started again
  * after a backoff (100 ms, doubling up to 30 s; back to 100 ms once a thread has lived a minute),
  * so reports never silently stop updating. The new thread resumes from the stored rollup cursor
  * and re-reads every tracker's segments. A catch-up in flight when the thread died, or asked while
- * none runs, answers "not caught up": the report is served from what is rolled up, as behind a
- * backlog larger than its budget.
+ * none runs, answers "not caught up": the answer is served from what is rolled up (or folded), as
+ * behind a backlog larger than its budget.
  */
 import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../shared/log.ts'
-import type { RollupCommand, RollupEvent, RollupThreadOptions } from './rollup-protocol.ts'
+import type { CatchUpTarget, RollupCommand, RollupEvent, RollupThreadOptions } from './rollup-protocol.ts'
 
 export const RESTART_MIN_MS = 100
 export const RESTART_MAX_MS = 30_000
@@ -69,19 +70,19 @@ export class RollupThread {
     return new Promise((resolve) => this.readyWaiters.push(resolve))
   }
 
-  /** Rolls up pending events on the thread, at most `budget`; resolves when it has (see the header for failures). */
-  catchUp(budget: number): Promise<CatchUpResult> {
+  /** Brings `target` up to date on the thread, at most `budget` pending events; resolves when it has (see the header for failures). */
+  catchUp(budget: number, target: CatchUpTarget = 'reports'): Promise<CatchUpResult> {
     const worker = this.worker
     if (worker === null) return Promise.resolve(NOT_CAUGHT_UP)
     const id = ++this.nextId
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id)
-        this.logger.warn('analytics thread catch-up timed out', { timeoutMs: CATCH_UP_TIMEOUT_MS })
+        this.logger.warn('analytics thread catch-up timed out', { target, timeoutMs: CATCH_UP_TIMEOUT_MS })
         resolve(NOT_CAUGHT_UP)
       }, CATCH_UP_TIMEOUT_MS)
       this.waiters.set(id, { resolve, timer })
-      this.post(worker, { kind: 'catch-up', id, budget })
+      this.post(worker, { kind: 'catch-up', id, budget, target })
     })
   }
 
@@ -130,7 +131,7 @@ export class RollupThread {
         this.settle(event.id, { processed: event.processed, caughtUp: event.caughtUp })
         return
       case 'catch-up-failed':
-        this.logger.error('reports catch-up failed', { error: event.error })
+        this.logger.error(`${event.target} catch-up failed`, { error: event.error })
         this.settle(event.id, NOT_CAUGHT_UP)
         return
       case 'log':

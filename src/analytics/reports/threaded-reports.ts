@@ -1,16 +1,20 @@
 /**
- * The reports as Sift serves them: the rollup, the segment backfill and the retention purge run on
- * the analytics thread (rollup-thread.ts); this front-thread side keeps the segment definitions and
- * the reads. A report first writes the queued events (flush, on this thread), then asks the thread
- * to roll up at most CATCH_UP_BUDGET pending events and waits for its answer, then reads the
- * rollups through this thread's connection (WAL: the thread's commits never block it). So a
- * report sees every event received before it, as ReportsService does in process.
+ * The reports as Sift serves them: the rollup, the segment backfill, the popularity aggregation and
+ * the retention purge run on the analytics thread (rollup-thread.ts); this front-thread side keeps
+ * the segment definitions and the reads. A report first writes the queued events (flush, on this
+ * thread), then asks the thread to roll up at most CATCH_UP_BUDGET pending events and waits for its
+ * answer, then reads the rollups through this thread's connection (WAL: the thread's commits never
+ * block it). So a report sees every event received before it, as ReportsService does in process.
+ * Trending and top items do the same through `catchUpPopularity` before they read the popularity
+ * tables.
  */
 import { setAutoCheckpoint, type Database } from '../../store/analytics/analytics-db.ts'
 import { migrateReports } from '../../store/analytics/reports-db.ts'
 import type { ContextMatch, DayRange } from '../../store/analytics/reports-read.ts'
 import { SegmentsDb, type Segment } from '../../store/analytics/segments-db.ts'
+import { migrateTrending } from '../../store/analytics/trending-db.ts'
 import type { Logger } from '../../shared/log.ts'
+import { CATCH_UP_BUDGET as POPULARITY_CATCH_UP_BUDGET } from '../trending/aggregator.ts'
 import { ReportReads, type ItemTitles, type QueryDetail, type QueryEntry } from './report-reads.ts'
 import { CATCH_UP_BUDGET } from './reports-service.ts'
 import type { RollupThreadOptions } from './rollup-protocol.ts'
@@ -45,6 +49,7 @@ export class ThreadedReports {
   constructor(private readonly db: Database, private readonly options: ThreadedReportsOptions) {
     // Every table the thread writes exists before it opens its connection.
     migrateReports(db)
+    migrateTrending(db)
     const stored = new SegmentsDb(db)
     this.thread = new RollupThread(options.thread, options.logger)
     const announce = (trackerId: string) => this.thread.segmentsChanged(trackerId)
@@ -79,7 +84,17 @@ export class ThreadedReports {
   /** Writes queued events, then has the thread roll up at most `budget` pending ones. */
   catchUp(budget = CATCH_UP_BUDGET): Promise<CatchUpResult> {
     this.options.flush()
-    return this.thread.catchUp(budget)
+    return this.thread.catchUp(budget, 'reports')
+  }
+
+  /**
+   * Writes queued events, then has the thread fold at most `budget` pending ones into the
+   * popularity tables (trending, top items read them next). The front thread never folds: a
+   * 50,000-event backlog would hold up every request behind it.
+   */
+  catchUpPopularity(budget = POPULARITY_CATCH_UP_BUDGET): Promise<CatchUpResult> {
+    this.options.flush()
+    return this.thread.catchUp(budget, 'popularity')
   }
 
   async breakdown(trackerId: string, range: DayRange, match: ContextMatch | null): Promise<Breakdown> {

@@ -3,6 +3,9 @@
  * incrementally: a cursor on `events.seq` says how far it got, and each batch moves it in the same
  * transaction as its counts, so an event is counted exactly once even across crashes.
  *
+ * It runs on the analytics thread (RollupRunner's tick, and a request's catch-up round trip), never
+ * on the front thread: a 50,000-event fold there would hold up every HTTP request.
+ *
  * What counts:
  * - `search` events with a query and a total other than 0: one search of the normalised query on
  *   its day, the spelling as typed, and the first hit served (for `top_content` links). Queries
@@ -12,27 +15,47 @@
  *   shopper's last searches, top items' `query` type).
  * - `page_view`, `click`, `conversion`: a view, click or conversion of each item id on its day.
  * - any event carrying both a client id and a different customer id links the two.
+ *
+ * With a horizon (the rollup retention's first kept day), an older event adds no per-day count,
+ * spelling or top hit: those days are purged anyway (retention.ts), like the rollup skips them.
+ * Its link and its place among the shopper's last searches still count.
  */
 import type { AnalyticsEvent } from '../event.ts'
 import { eventsAfter, type Database } from '../../store/analytics/analytics-db.ts'
 import { emptyBatch, type TrendingBatch, type TrendingDb } from '../../store/analytics/trending-db.ts'
 import { dayOf, displaySpelling, normaliseQuery } from './normalise.ts'
 
-/** Events read per transaction. */
+/** Events read per transaction (in process; the analytics thread passes its own, smaller batch). */
 export const AGGREGATE_BATCH = 5_000
 /** Most events folded by one catch-up, so a request never waits on a huge backlog. */
 export const CATCH_UP_BUDGET = 50_000
 
+export interface AggregatorOptions {
+  /** Events read and committed per transaction. */
+  batchSize?: number
+  /** The first day whose per-day counts are kept (see the header); absent: every day counts. */
+  fromDay?: () => number
+}
+
 const SEP = '\u0000'
 
-export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent): void {
+/** Adds one event to `batch`; an event of a day before `fromDay` adds only its link and last search. */
+export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent, fromDay = Number.NEGATIVE_INFINITY): void {
   const day = dayOf(e.at)
+  const counted = day >= fromDay
   if (e.clientId !== null && e.customerId !== null && e.clientId !== e.customerId) batch.links.add(`${e.trackerId}${SEP}${e.customerId}${SEP}${e.clientId}`)
   switch (e.kind) {
     case 'search': {
       if (e.query === null || e.totalHits === 0) return
       const query = normaliseQuery(e.query)
       if (query === '') return
+      for (const shopper of new Set([e.clientId, e.customerId])) {
+        if (shopper === null) continue
+        const key = `${e.trackerId}${SEP}${shopper}${SEP}${query}`
+        const last = batch.shopperSearches.get(key)
+        if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling: displaySpelling(e.query), at: e.at })
+      }
+      if (!counted) return
       const dayKey = `${e.trackerId}${SEP}${day}${SEP}${query}`
       batch.queries.set(dayKey, (batch.queries.get(dayKey) ?? 0) + 1)
       const spellingKey = `${e.trackerId}${SEP}${query}${SEP}${displaySpelling(e.query)}`
@@ -41,17 +64,12 @@ export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent): void {
       const hitKey = `${e.trackerId}${SEP}${query}`
       const known = batch.topHits.get(hitKey)
       if (first !== undefined && (known === undefined || e.at >= known.at)) batch.topHits.set(hitKey, { itemId: first, at: e.at })
-      for (const shopper of new Set([e.clientId, e.customerId])) {
-        if (shopper === null) continue
-        const key = `${e.trackerId}${SEP}${shopper}${SEP}${query}`
-        const last = batch.shopperSearches.get(key)
-        if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling: displaySpelling(e.query), at: e.at })
-      }
       return
     }
     case 'page_view':
     case 'click':
     case 'conversion':
+      if (!counted) return
       for (const itemId of new Set(e.itemIds)) {
         const key = `${e.trackerId}${SEP}${day}${SEP}${itemId}`
         const delta = batch.items.get(key) ?? { views: 0, clicks: 0, conversions: 0 }
@@ -67,48 +85,41 @@ export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent): void {
 }
 
 export class PopularityAggregator {
-  private backgroundScheduled = false
+  private readonly batchSize: number
 
   constructor(
     private readonly events: Database,
     private readonly tables: TrendingDb,
-  ) {}
-
-  /**
-   * Folds events added since the last call, at most `budget` of them. Synchronous (bun:sqlite), so
-   * two requests never fold the same rows. Returns true when it reached the newest event.
-   */
-  catchUp(budget = CATCH_UP_BUDGET): boolean {
-    let cursor = this.tables.cursor()
-    let folded = 0
-    while (folded < budget) {
-      const rows = eventsAfter(this.events, null, cursor, Math.min(AGGREGATE_BATCH, budget - folded))
-      if (rows.length === 0) return true
-      const batch = emptyBatch()
-      for (const row of rows) foldEvent(batch, row)
-      cursor = rows[rows.length - 1]!.seq
-      this.tables.apply(batch, cursor)
-      folded += rows.length
-    }
-    this.continueInBackground()
-    return false
+    private readonly options: AggregatorOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? AGGREGATE_BATCH
   }
 
   /**
-   * A backlog larger than one budget (a first start over a long history) is folded off the request
-   * path, one budget per timer tick, so later requests find it done.
+   * Folds events added since the last call, at most `budget` of them. Synchronous (bun:sqlite) and
+   * run by one thread only, so no two callers fold the same rows. Returns how many it read and
+   * whether none remain.
    */
-  private continueInBackground(): void {
-    if (this.backgroundScheduled) return
-    this.backgroundScheduled = true
-    const timer = setTimeout(() => {
-      this.backgroundScheduled = false
-      try {
-        this.catchUp()
-      } catch {
-        // The analytics database was closed (Sift stopping): nothing left to fold into.
-      }
-    }, 10)
-    timer.unref()
+  step(budget = CATCH_UP_BUDGET): { processed: number; caughtUp: boolean } {
+    let cursor = this.tables.cursor()
+    let processed = 0
+    while (processed < budget) {
+      const limit = Math.min(this.batchSize, budget - processed)
+      const rows = eventsAfter(this.events, null, cursor, limit)
+      if (rows.length === 0) return { processed, caughtUp: true }
+      const fromDay = this.options.fromDay?.()
+      const batch = emptyBatch()
+      for (const row of rows) foldEvent(batch, row, fromDay)
+      cursor = rows[rows.length - 1]!.seq
+      this.tables.apply(batch, cursor)
+      processed += rows.length
+      if (rows.length < limit) return { processed, caughtUp: true }
+    }
+    return { processed, caughtUp: eventsAfter(this.events, null, cursor, 1).length === 0 }
+  }
+
+  /** {@link step}, answering only whether it reached the newest event. */
+  catchUp(budget = CATCH_UP_BUDGET): boolean {
+    return this.step(budget).caughtUp
   }
 }

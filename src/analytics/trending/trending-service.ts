@@ -7,10 +7,13 @@
  * common spelling; `count` entries in all. With `top_content`, each entry links to its top hit's
  * `web_url` (the hit Sift served first for that query most recently, or a fresh search's first
  * hit); an entry whose top hit has no web_url gets no links.
+ *
+ * It reads the popularity tables as they stand; the analytics thread keeps them current. A caller
+ * that must see every event received so far (the route) first has the thread catch up
+ * (ThreadedReports.catchUpPopularity, or ReportsService's in process).
  */
 import type { CatalogStore } from '../../store/index.ts'
 import type { TrendingDb } from '../../store/analytics/trending-db.ts'
-import type { PopularityAggregator } from './aggregator.ts'
 import { lastDays, normaliseQuery } from './normalise.ts'
 import { parseTrendingSettings, settingsOrDefault, type SettingsResult, type TrendingSettings } from './settings.ts'
 
@@ -22,13 +25,22 @@ export interface TrendingEntry {
   links?: { rel: 'top_content'; href: string }[]
 }
 
+/**
+ * Brings the popularity tables up to every event received so far, within a bounded budget: the
+ * analytics thread's round trip (ThreadedReports) or a fold in process (ReportsService). Either
+ * may answer "not caught up" (a backlog past the budget, a restarting thread): the reader then
+ * serves the tables as they stand, so only the result is awaited, not inspected.
+ */
+export interface PopularityCatchUp {
+  catchUpPopularity(): Promise<unknown> | unknown
+}
+
 /** Runs a search for `q` and gives its first hit's web_url (null when none). */
 export type TopHitSearch = (trackerId: string, q: string) => Promise<string | null>
 
 export class TrendingService {
   constructor(
     private readonly tables: TrendingDb,
-    private readonly aggregator: PopularityAggregator,
     private readonly catalog: CatalogStore,
   ) {}
 
@@ -45,7 +57,6 @@ export class TrendingService {
 
   /** The titles of the list without links (also the fallback of top items' `query` type). */
   titles(trackerId: string, nowMs: number, count?: number): { title: string; query: string; learned: boolean }[] {
-    this.aggregator.catchUp()
     const settings = this.settings(trackerId)
     const limit = count ?? settings.count
     const banned = new Set(settings.banned.map(normaliseQuery))

@@ -72,6 +72,8 @@ async function answer(deps: InsightRouteDeps, request: Request, personal: boolea
   const refused = trackerGuard({ trackers: deps.store.trackers, isReady: deps.isReady }, parsed.value.trackerId)
   if (refused !== null) return refused
   const topItems = shopperInsights(deps.analytics.db, deps.store.catalog).topItems(listing(deps))
+  // Folded on the analytics thread; this thread only waits (without blocking) for the answer.
+  await deps.reports.catchUpPopularity()
   try {
     return json(200, await topItems.answer(parsed.value))
   } catch (error) {

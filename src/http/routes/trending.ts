@@ -5,6 +5,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { shopperInsights } from '../../analytics/affinity/index.ts'
+import type { PopularityCatchUp } from '../../analytics/trending/trending-service.ts'
 import type { SearchService } from '../../search/search-service.ts'
 import type { Logger } from '../../shared/log.ts'
 import type { Database } from '../../store/analytics/analytics-db.ts'
@@ -21,6 +22,8 @@ import { jsonBodyDoc } from './catalog-deps.ts'
 
 export interface InsightRouteDeps extends PublicReadDeps {
   analytics: { db: Database }
+  /** The analytics thread's side (ThreadedReports): trending and top items catch up through it before reading. */
+  reports: PopularityCatchUp
   store: Store
   search: SearchService
   auth: AuthDeps
@@ -50,6 +53,8 @@ async function trending(deps: InsightRouteDeps, request: Request): Promise<Respo
   if (trackerId === '') return json(400, { tracker_id: ['must be filled'] })
   const refused = trackerGuard({ trackers: deps.store.trackers, isReady: deps.isReady }, trackerId)
   if (refused !== null) return refused
+  // Folded on the analytics thread; this thread only waits (without blocking) for the answer.
+  await deps.reports.catchUpPopularity()
   const insights = shopperInsights(deps.analytics.db, deps.store.catalog)
   return json(200, await insights.trending.trending(trackerId, Date.now(), (id, q) => topHitUrl(deps, id, q)))
 }

@@ -10,6 +10,11 @@
  * rp_dim_day, rp_dim_query_day, rp_filter_firsts) go by day range. Client links are kept: they are
  * one row per linked client and not per day. A purged session that a late event touches again is
  * simply not found, so the rollup never subtracts from a day whose totals are gone.
+ *
+ * Popularity rows (trending-db.ts) go the same way: per-day query and item counts by day range,
+ * each query's spellings and last top hit with its last day row (trending only shows queries it
+ * counted in its window, so nothing reads them after that), and shoppers' last searches by age.
+ * Shopper links are kept, as the reports' client links are.
  */
 import type { Database } from './analytics-db.ts'
 import { pairScope } from './reports-dims.ts'
@@ -143,4 +148,52 @@ export function purgeFirstsBatch(db: Database, trackerId: string, beforeDay: num
     }
     return { deleted: limit - left, next: null }
   }).immediate()
+}
+
+/** Whether this connection's file has the popularity tables (a bare events file has nothing to purge). */
+export function hasPopularityTables(db: Database): boolean {
+  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'query_days'").get() !== null
+}
+
+/** Tracker ids with popularity rows that age (per-day counts, shoppers' searches). */
+export function popularityTrackers(db: Database): string[] {
+  const tables = ['query_days', 'item_days', 'shopper_searches']
+  return [...new Set(tables.flatMap((table) => distinctTrackers(db, table)))].sort()
+}
+
+/**
+ * Deletes at most `limit` query-day rows of the tracker's days before `beforeDay`, and the
+ * spellings and top hit of each query that has no day row left, in one transaction; returns how
+ * many day rows. A query searched again later starts its spellings over, which is what a new
+ * query does.
+ */
+export function purgeQueryDaysBatch(db: Database, trackerId: string, beforeDay: number, limit: number): number {
+  return db.transaction(() => {
+    const deleted = db.query(
+      'DELETE FROM query_days WHERE (tracker_id, day, query) IN (SELECT tracker_id, day, query FROM query_days WHERE tracker_id = ? AND day < ? LIMIT ?) RETURNING query',
+    ).all(trackerId, beforeDay, limit) as { query: string }[]
+    if (deleted.length === 0) return 0
+    // query_days_by_query: one index seek per query, whatever the number of days.
+    const hasDays = db.query('SELECT 1 FROM query_days WHERE tracker_id = ? AND query = ? LIMIT 1')
+    const dropSpellings = db.query('DELETE FROM query_spellings WHERE tracker_id = ? AND query = ?')
+    const dropTopHit = db.query('DELETE FROM query_top_hits WHERE tracker_id = ? AND query = ?')
+    for (const query of new Set(deleted.map((row) => row.query))) {
+      if (hasDays.get(trackerId, query) !== null) continue
+      dropSpellings.run(trackerId, query)
+      dropTopHit.run(trackerId, query)
+    }
+    return deleted.length
+  }).immediate()
+}
+
+/** Deletes at most `limit` item-day rows of the tracker's days before `beforeDay`; returns how many. */
+export function purgeItemDaysBatch(db: Database, trackerId: string, beforeDay: number, limit: number): number {
+  return db.transaction(() => purgeDayRange(db, 'item_days', ['tracker_id'], ['tracker_id', 'day', 'item_id'], [trackerId], beforeDay, limit)).immediate()
+}
+
+/** Deletes at most `limit` of the tracker's shopper searches made before `before` (ms); returns how many. */
+export function purgeShopperSearchesBatch(db: Database, trackerId: string, before: number, limit: number): number {
+  return db.query(
+    'DELETE FROM shopper_searches WHERE (tracker_id, shopper, query) IN (SELECT tracker_id, shopper, query FROM shopper_searches WHERE tracker_id = ? AND at < ? LIMIT ?)',
+  ).run(trackerId, before, limit).changes
 }

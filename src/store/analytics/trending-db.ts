@@ -3,7 +3,9 @@
  * folded from the `events` table by a cursor on `events.seq`, the spellings and last top hit of
  * each searched query, the links between anonymous client ids and customer ids, and each tracker's
  * trending customisation. Rows are keyed by UTC day numbers (`floor(ms / 86 400 000)`), so a window
- * of the last N days is a range scan on the primary key.
+ * of the last N days is a range scan on the primary key. The analytics thread writes the counts;
+ * the front thread reads them and writes only the customisation. Old rows are purged by
+ * retention-db.ts.
  */
 import type { Database } from './analytics-db.ts'
 import { migrateComponent } from './analytics-db.ts'
@@ -73,7 +75,18 @@ export const TRENDING_MIGRATIONS: readonly string[] = [
 
   CREATE TABLE trending_settings (tracker_id TEXT PRIMARY KEY, settings TEXT NOT NULL) WITHOUT ROWID;
   `,
+  // For the retention purge (retention-db.ts): whether a query still has a day row at all (its
+  // spellings and top hit go with its last one), and shoppers' searches by age.
+  `
+  CREATE INDEX query_days_by_query ON query_days (tracker_id, query);
+  CREATE INDEX shopper_searches_age ON shopper_searches (tracker_id, at);
+  `,
 ]
+
+/** Creates or upgrades the popularity tables (the front thread does, before the analytics thread opens the file). */
+export function migrateTrending(db: Database): void {
+  migrateComponent(db, TRENDING_COMPONENT, TRENDING_MIGRATIONS)
+}
 
 /** One day's increments of one item. */
 export interface ItemDelta {
@@ -135,7 +148,7 @@ export class TrendingDb {
   private readonly qPutSettings
 
   constructor(private readonly db: Database) {
-    migrateComponent(db, TRENDING_COMPONENT, TRENDING_MIGRATIONS)
+    migrateTrending(db)
     this.qCursor = db.query('SELECT seq FROM trending_cursor WHERE id = 1')
     this.qSetCursor = db.query('UPDATE trending_cursor SET seq = ? WHERE id = 1')
     this.qAddQuery = db.query(
