@@ -1,0 +1,99 @@
+// What's measured: the CPU that logging one served search costs Sift, taken apart in process so it
+//   can be set against a search's own CPU (the end-to-end on/off comparison of
+//   search-logging.bench.ts drifts by more than the 5% it looks for). Three parts, each in process
+//   CPU time per served search:
+//   - request path: building the served event from the parsed request and queueing it (what the
+//     front thread adds to a search before answering);
+//   - writer: the buffered batch insert into analytics.sqlite (front thread, off the request path,
+//     every 250 ms) in batches of BATCH events;
+//   - rollup: sessionising and rolling the stored events up for the reports (analytics thread).
+// Corpus: the search requests of the bench (parsed by the same parser as the server), each answered
+//   with ten hit ids and a total, from a pool of client ids so sessions have several searches.
+// Notes: one thread, nothing else running in this process; the data dir is a fresh temp dir.
+// Run: imported by search-logging.bench.ts (or `BENCH_DATA_DIR=/tmp/prof1m npx bun run
+//   bench/analytics/served-log-cost.ts` for the figures alone, over a prepared data dir's vocabulary).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { servedSearchEvent } from '@/analytics/served-log.ts'
+import { RollupRunner } from '@/analytics/reports/rollup-runner.ts'
+import { DEFAULT_BUFFER, EventBuffer } from '@/analytics/event-buffer.ts'
+import type { AnalyticsEvent } from '@/analytics/event.ts'
+import { parseSearchParams } from '@/http/search-params.ts'
+import type { SearchParams } from '@/protocol/search-params.ts'
+import type { Logger } from '@/shared/log.ts'
+import { appendEvents, openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
+import type { BenchRequest } from '../http/search-cases.ts'
+
+/** Events a flush writes at once: ~1,000 searches/s for the 250 ms flush interval. */
+const BATCH = 250
+const SILENT: Logger = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} }
+const USER_AGENT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148'
+
+export interface LoggingCost {
+  searches: number
+  /** CPU µs per served search for each part. */
+  requestPathUs: number
+  writerUs: number
+  rollupUs: number
+  totalUs: number
+}
+
+const cpuUs = () => {
+  const c = process.cpuUsage()
+  return c.user + c.system
+}
+
+function parsed(requests: readonly BenchRequest[]): SearchParams[] {
+  const out: SearchParams[] = []
+  for (const r of requests) {
+    if (r.method !== 'GET') continue
+    const result = parseSearchParams(new URL(`http://x${r.path}`).searchParams)
+    if (result.ok) out.push(result.value)
+  }
+  return out
+}
+
+/** Logs `searches` served searches drawn from `requests` and returns the CPU each part took per search. */
+export function measureLoggingCost(requests: readonly BenchRequest[], searches = 20_000): LoggingCost {
+  const params = parsed(requests)
+  if (params.length === 0) throw new Error('no GET search requests to log')
+  const dataDir = mkdtempSync(join(tmpdir(), 'sift-bench-logcost-'))
+  const db = openAnalyticsDb(dataDir)
+  try {
+    const hitIds = Array.from({ length: 10 }, (_, i) => `item-${i}`)
+    const start = Date.now() - 3_600_000
+    const batches: AnalyticsEvent[][] = []
+    const buffer = new EventBuffer((events) => (batches.push(events), events.length), SILENT, { ...DEFAULT_BUFFER, batchSize: BATCH, flushMs: 60_000 })
+    // Request path: what the route does after the answer (event built, queued).
+    const t0 = cpuUs()
+    for (let i = 0; i < searches; i++) {
+      const p = params[i % params.length]!
+      const shopper = { ...p, clientId: `c${i % 2_000}` }
+      buffer.push([servedSearchEvent(shopper, { totalHits: 120 + (i % 50), hitIds }, USER_AGENT, start + i * 50)])
+    }
+    const requestPath = cpuUs() - t0
+    buffer.stop()
+    // Writer: the batched inserts, as the buffer's flush makes them.
+    const t1 = cpuUs()
+    for (const batch of batches) appendEvents(db, batch)
+    const writer = cpuUs() - t1
+    // Rollup: the analytics thread's work over the same events.
+    const runner = new RollupRunner(db, { logger: SILENT, batchSize: 100 })
+    const t2 = cpuUs()
+    while (!runner.catchUp(10_000).caughtUp);
+    const rollup = cpuUs() - t2
+    const per = (us: number) => us / searches
+    return { searches, requestPathUs: per(requestPath), writerUs: per(writer), rollupUs: per(rollup), totalUs: per(requestPath + writer + rollup) }
+  } finally {
+    db.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.main) {
+  // Standalone: the requests of a prepared data dir's vocabulary (BENCH_DATA_DIR, as the micro profiles take).
+  const { buildCases, mixedRequests } = await import('../http/search-cases.ts')
+  const vocabulary = await Bun.file(join(process.env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'vocabulary.json')).json()
+  console.log(measureLoggingCost(mixedRequests(buildCases(vocabulary, 100, 20, 42))))
+}
