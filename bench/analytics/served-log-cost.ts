@@ -6,7 +6,8 @@
 //     front thread adds to a search before answering);
 //   - writer: the buffered batch insert into analytics.sqlite (front thread, off the request path,
 //     every 250 ms) in batches of BATCH events;
-//   - rollup: sessionising and rolling the stored events up for the reports (analytics thread).
+//   - rollup: sessionising and rolling the stored events up for the reports (analytics thread);
+//   - popularity: folding them into the trending / top-items tables (analytics thread).
 // Corpus: the search requests of the bench (parsed by the same parser as the server), each answered
 //   with ten hit ids and a total, from a pool of client ids so sessions have several searches.
 // Notes: one thread, nothing else running in this process; the data dir is a fresh temp dir.
@@ -36,6 +37,7 @@ export interface LoggingCost {
   requestPathUs: number
   writerUs: number
   rollupUs: number
+  popularityUs: number
   totalUs: number
 }
 
@@ -83,8 +85,11 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
     const t2 = cpuUs()
     while (!runner.catchUp(10_000).caughtUp);
     const rollup = cpuUs() - t2
+    const t3 = cpuUs()
+    while (!runner.catchUpPopularity(10_000).caughtUp);
+    const popularity = cpuUs() - t3
     const per = (us: number) => us / searches
-    return { searches, requestPathUs: per(requestPath), writerUs: per(writer), rollupUs: per(rollup), totalUs: per(requestPath + writer + rollup) }
+    return { searches, requestPathUs: per(requestPath), writerUs: per(writer), rollupUs: per(rollup), popularityUs: per(popularity), totalUs: per(requestPath + writer + rollup + popularity) }
   } finally {
     db.close()
     rmSync(dataDir, { recursive: true, force: true })
