@@ -60,6 +60,16 @@ export async function collect(s: TestSift, tracker: Tracker, clientId: string, e
   expect(response.status).toBe(202)
 }
 
+/** The data-layer event that links an anonymous client id to a logged-in customer id. */
+export async function linkCustomer(s: TestSift, tracker: Tracker, clientId: string, customerId: string): Promise<void> {
+  const response = await fetch(`${s.url}/v1/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tracker_id: tracker.id, client_id: clientId, event: 'customer_id', customer_id: customerId }),
+  })
+  expect(response.status).toBe(202)
+}
+
 /** Writes everything the buffered event writer holds, so the next read sees it. */
 export function flushEvents(s: TestSift): void {
   s.sift.analytics.flush()

@@ -12,7 +12,7 @@ import { PopularityAggregator } from '../../../src/analytics/trending/aggregator
 import { appendEvents, openAnalyticsDb, type Database } from '../../../src/store/analytics/analytics-db.ts'
 import { TrendingDb } from '../../../src/store/analytics/trending-db.ts'
 import { startTestSift, tempDataDir, TRACKER_A, type TestSift } from '../../support/sift-server.ts'
-import { collect, DAY_MS, getJson, importShop, searchFor } from './insights-fixture.ts'
+import { collect, linkCustomer, DAY_MS, getJson, importShop, searchFor } from './insights-fixture.ts'
 
 const today = Math.floor(Date.now() / DAY_MS)
 
@@ -49,12 +49,7 @@ describe('folding on the analytics thread', () => {
     expect((await searchFor(s, TRACKER_A, 'unicorn saddle', { client_id: 'folded' })).total_hits).toBe(0)
     await collect(s, TRACKER_A, 'viewer', 'view_item', ['a1'])
     await collect(s, TRACKER_A, 'viewer', 'select_item', ['b2'])
-    const link = await fetch(`${s.url}/v1/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tracker_id: TRACKER_A.id, client_id: 'anon-1', event: 'customer_id', customer_id: 'cust-1' }),
-    })
-    expect(link.status).toBe(202)
+    await linkCustomer(s, TRACKER_A, 'anon-1', 'cust-1')
 
     await eventually(queryCounts, [{ query: 'jacket', n: 3 }, { query: 'runner', n: 1 }])
     await eventually(itemViews, [{ item_id: 'a1', v: 1, c: 0 }, { item_id: 'b2', v: 0, c: 1 }])

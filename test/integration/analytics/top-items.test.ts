@@ -3,7 +3,7 @@
 // remove_fields, recommendation_id and errors. Events go through the collector over HTTP.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
-import { collect, flushEvents, getJson, importShop, searchFor } from './insights-fixture.ts'
+import { collect, linkCustomer, flushEvents, getJson, importShop, searchFor } from './insights-fixture.ts'
 
 type Hit = { url: string; type: string; attributes: Record<string, unknown>; nested?: unknown[]; updated_at?: string }
 type Body = { hits: Hit[]; recommendation_id: string }
@@ -86,12 +86,7 @@ describe('popularity and affinity', () => {
 
   test('a logged-in customer id reaches the anonymous history linked to it', async () => {
     await collect(s, TRACKER_A, 'anon-7', 'view_item', ['b1'])
-    const link = await fetch(`${s.url}/v1/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tracker_id: TRACKER_A.id, client_id: 'anon-7', event: 'customer_id', customer_id: 'cust-7' }),
-    })
-    expect(link.status).toBe(202)
+    await linkCustomer(s, TRACKER_A, 'anon-7', 'cust-7')
     flushEvents(s)
     const hits = urls(await top({ user_id: 'cust-7' }))
     expect(hits.slice(0, 3).sort()).toEqual(['b1', 'b2', 'b3'])
