@@ -8,10 +8,8 @@ import type { AutocompleteParams, SearchParams } from '../protocol/search-params
 import type { IndexDescriptor } from '../indexer/protocol.ts'
 import { createError } from '../shared/errors.ts'
 import type { SearchPool } from '../workers/pool.ts'
-import { refOf, type TaskIndex, type WireTask } from './index-ref.ts'
+import { refOf, type TaskIndex } from './index-ref.ts'
 import { ResultCache } from './result-cache.ts'
-import type { AutocompleteTask } from './run-autocomplete.ts'
-import type { SearchTask } from './run-search.ts'
 
 export interface SearchAnswer {
   /** The serialised answer (`results` of a search, the whole autocomplete response). */
@@ -82,21 +80,16 @@ export class SearchService {
    * @throws SearchError QUEUE_FULL (pool saturated), TIMEOUT, INVALID_FILTER, INTERNAL
    */
   search(params: SearchParams, requestKey: string): Promise<SearchAnswer> {
-    return this.run('search', this.searchCache, params.trackerId, requestKey, (index, nowMs): WireTask<SearchTask> => ({ params, index, nowMs }))
+    return this.run('search', this.searchCache, params, requestKey)
   }
 
   /** Same contract as {@link search}, for GET /autocomplete/v2. */
   autocomplete(params: AutocompleteParams, requestKey: string): Promise<SearchAnswer> {
-    return this.run('autocomplete', this.autocompleteCache, params.trackerId, requestKey, (index, nowMs): WireTask<AutocompleteTask> => ({ params, index, nowMs }))
+    return this.run('autocomplete', this.autocompleteCache, params, requestKey)
   }
 
-  private async run<Task>(
-    operation: string,
-    cache: ResultCache<SearchAnswer>,
-    trackerId: string,
-    requestKey: string,
-    task: (index: TaskIndex, nowMs: number) => Task,
-  ): Promise<SearchAnswer> {
+  private async run(operation: 'search' | 'autocomplete', cache: ResultCache<SearchAnswer>, params: SearchParams | AutocompleteParams, requestKey: string): Promise<SearchAnswer> {
+    const trackerId = params.trackerId
     const index = this.indexes.get(trackerId)
     const key = `${trackerId}\u0000${index?.generation ?? 0}\u0000${requestKey}`
     const hit = cache.get(key)
@@ -104,7 +97,7 @@ export class SearchService {
     const signal = AbortSignal.timeout(this.options.timeoutMs)
     let answer: SearchAnswer
     try {
-      answer = await this.dispatch(operation, index, (i) => task(i, Date.now()), signal)
+      answer = await this.dispatch(operation, params, index, signal)
     } catch (error) {
       if ((error as { code?: string }).code === 'CANCELLED' && signal.aborted) throw createError('TIMEOUT', [this.options.timeoutMs])
       throw error
@@ -115,7 +108,9 @@ export class SearchService {
   }
 
   /** Sends the task naming the generation by reference; again with the full descriptor if the worker has not seen it (index-ref.ts). */
-  private async dispatch<Task>(operation: string, index: IndexDescriptor | null, task: (index: TaskIndex) => Task, signal: AbortSignal): Promise<SearchAnswer> {
+  private async dispatch(operation: string, params: SearchParams | AutocompleteParams, index: IndexDescriptor | null, signal: AbortSignal): Promise<SearchAnswer> {
+    // A search's and an autocomplete's task have the same shape: {params, index, nowMs} (WireTask).
+    const task = (i: TaskIndex) => ({ params, index: i, nowMs: Date.now() })
     try {
       return await this.pool.run<SearchAnswer>(operation, task(refOf(index)), signal)
     } catch (error) {

@@ -3,7 +3,7 @@
 import { expect } from 'bun:test'
 import type { AnalyticsEvent } from '../../../src/analytics/event.ts'
 import { appendEvents } from '../../../src/store/analytics/analytics-db.ts'
-import type { TestSift } from '../../support/sift-server.ts'
+import { startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
 
 export type Tracker = { id: string; key: string }
 
@@ -48,6 +48,14 @@ export async function searchFor(s: TestSift, tracker: Tracker, q: string, extra:
   const response = await fetch(`${s.url}/search?${query}`)
   expect(response.status).toBe(200)
   return ((await response.json()) as { results: { total_hits: number; hits: { url: string }[] } }).results
+}
+
+/** A real Sift with the shop imported for both test trackers (the insights tests' common start). */
+export async function startShops(): Promise<TestSift> {
+  const s = await startTestSift()
+  await importShop(s, TRACKER_A)
+  await importShop(s, TRACKER_B)
+  return s
 }
 
 /** Collector events in the data-layer shape (decisions.md), posted over HTTP. */

@@ -3,9 +3,9 @@
 // whose clicks include the items only a later page showed. Expectations worked out by hand in
 // the comments; each scenario reads its own tracker or compares before and after.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
+import { TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
 import { postEvents, waitForEvents } from './fixture.ts'
-import { importShop } from './insights-fixture.ts'
+import { startShops } from './insights-fixture.ts'
 
 type Tracker = { id: string; key: string }
 
@@ -15,11 +15,7 @@ interface Breakdown {
 }
 
 let s: TestSift
-beforeAll(async () => {
-  s = await startTestSift()
-  await importShop(s, TRACKER_A)
-  await importShop(s, TRACKER_B)
-})
+beforeAll(async () => { s = await startShops() })
 afterAll(async () => { await s.stop() })
 
 /** One served page of `q` (f[]=type:item, one hit a page); returns the identities shown. */

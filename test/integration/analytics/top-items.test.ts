@@ -2,18 +2,14 @@
 // real Sift: stable order without data, shop popularity, shopper affinity, the `query` type,
 // remove_fields, recommendation_id and errors. Events go through the collector over HTTP.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
-import { collect, linkCustomer, flushEvents, getJson, importShop, searchFor } from './insights-fixture.ts'
+import { TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
+import { collect, linkCustomer, flushEvents, getJson, searchFor, startShops } from './insights-fixture.ts'
 
 type Hit = { url: string; type: string; attributes: Record<string, unknown>; nested?: unknown[]; updated_at?: string }
 type Body = { hits: Hit[]; recommendation_id: string }
 
 let s: TestSift
-beforeAll(async () => {
-  s = await startTestSift()
-  await importShop(s, TRACKER_A)
-  await importShop(s, TRACKER_B)
-})
+beforeAll(async () => { s = await startShops() })
 afterAll(async () => { await s.stop() })
 
 async function top(params: Record<string, string>, path = '/v1/personalized_top_items'): Promise<Body> {

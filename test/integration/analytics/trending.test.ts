@@ -1,17 +1,13 @@
 // GET /v2/trending_queries (interface.md 4.5, section 8: last 30 days) and its customisation
 // admin API GET/PUT /v1/admin/trending_queries (decisions.md "Hosts and paths"), over a real Sift.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
-import { DAY_MS, flushEvents, getJson, importShop, placeSearch, searchFor } from './insights-fixture.ts'
+import { TRACKER_A, TRACKER_B, type TestSift } from '../../support/sift-server.ts'
+import { DAY_MS, flushEvents, getJson, placeSearch, searchFor, startShops } from './insights-fixture.ts'
 
 type Entry = { title: string; links?: { rel: string; href: string }[] }
 
 let s: TestSift
-beforeAll(async () => {
-  s = await startTestSift()
-  await importShop(s, TRACKER_A)
-  await importShop(s, TRACKER_B)
-})
+beforeAll(async () => { s = await startShops() })
 afterAll(async () => { await s.stop() })
 
 const trending = (tracker = TRACKER_A.id) => getJson<Entry[]>(s, `/v2/trending_queries?tracker_id=${tracker}`)
