@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { servedSearchEvent } from '@/analytics/served-log.ts'
-import { RollupRunner } from '@/analytics/reports/rollup-runner.ts'
+import { RollupRunner, TICK_EVENTS } from '@/analytics/reports/rollup-runner.ts'
 import { DEFAULT_BUFFER, EventBuffer } from '@/analytics/event-buffer.ts'
 import type { AnalyticsEvent } from '@/analytics/event.ts'
 import { parseSearchParams } from '@/http/search-params.ts'
@@ -81,7 +81,8 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
     for (const batch of batches) appendEvents(db, batch)
     const writer = cpuUs() - t1
     // Rollup: the analytics thread's work over the same events.
-    const runner = new RollupRunner(db, { logger: SILENT, batchSize: 100 })
+    // Transactions of a background tick's size (TICK_EVENTS), as the analytics thread commits them.
+    const runner = new RollupRunner(db, { logger: SILENT, batchSize: TICK_EVENTS })
     const t2 = cpuUs()
     while (!runner.catchUp(10_000).caughtUp);
     const rollup = cpuUs() - t2

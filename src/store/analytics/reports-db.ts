@@ -173,7 +173,18 @@ export class ReportsDb {
    * busy_timeout does not retry). Nested calls become savepoints.
    */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate()
+    try {
+      return this.db.transaction(() => {
+        const result = work()
+        // A session taken out and not put back leaves its filter users pending (reports-dims.ts).
+        this.dims.settle()
+        return result
+      }).immediate()
+    } catch (error) {
+      // Rolled back: changes netted inside it must not reach the next transaction.
+      this.dims.discard()
+      throw error
+    }
   }
 
   /** The last events.seq the rollup has processed. */

@@ -137,8 +137,24 @@ export interface SessionContribution {
 
 type Key = [trackerId: string, dim: number, scope: string, level: number, name: string, value: string, user: string]
 
+/** A filter-user change not yet applied: `count` sessions more (or fewer) of the key's user on `day`. */
+interface PendingFilterDay {
+  key: Key
+  day: number
+  converted: boolean
+  count: number
+}
+
 export class ReportDims {
   private readonly cache = new Map<string, Dim[]>()
+  /**
+   * Filter-user changes are netted before they touch the tables: the rollup replaces a growing
+   * session by taking it out and putting it back one event larger, and nearly all of its
+   * (key, day, converted) contributions come back unchanged. Applying only the difference is the
+   * same end state (each key's rows are a function of its per-day counts, whatever the order of
+   * changes) at a fraction of the statements.
+   */
+  private readonly pending = new Map<string, PendingFilterDay>()
   private readonly q
 
   constructor(private readonly db: Database) {
@@ -204,6 +220,7 @@ export class ReportDims {
     // A dim still being backfilled gets this session when the backfill reaches it.
     for (const dim of this.dimsOf(c.trackerId)) if ((dim.ready || c.sessionId <= dim.covered) && this.join(dim, s, c.sessionId)) dims.push(dim.id)
     this.filterUsers(c, dims, 1)
+    this.settle()
   }
 
   /** Makes the session a member of the dim (and adds its totals) when one of its contexts has the dim's values. */
@@ -236,13 +253,17 @@ export class ReportDims {
       const filters = (this.q.filters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
       this.filterUsers({ sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }, [dim.id], 1)
     }
+    this.settle()
     dim.covered = sessions.length > 0 ? sessions[sessions.length - 1]!.id : dim.covered
     dim.ready = sessions.length < budget
     this.q.progress.run(dim.covered, dim.ready ? 1 : 0, dim.id)
     return { processed: sessions.length, pending: !dim.ready || this.q.pending.get() !== null }
   }
 
-  /** Takes a stored session out again (before its rows are deleted). */
+  /**
+   * Takes a stored session out again (before its rows are deleted). Its filter users wait for the
+   * next `add` or `settle`, so a session put back in the same transaction costs only its changes.
+   */
   remove(c: SessionContribution, s: Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>): void {
     const dims = [0]
     for (const { dim } of this.q.membership.all(c.sessionId) as { dim: number }[]) {
@@ -258,6 +279,7 @@ export class ReportDims {
     const dims = [0, ...(this.q.membership.all(c.sessionId) as { dim: number }[]).map((row) => row.dim)]
     this.filterUsers(c, dims, -1)
     this.filterUsers({ ...c, userKey }, dims, 1)
+    this.settle()
   }
 
   private addTotals(dim: number, s: Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>, sign: 1 | -1): void {
@@ -273,8 +295,32 @@ export class ReportDims {
     const scopes = ['', ...c.filters.map(([name, value]) => pairScope(name, value))]
     for (const dim of dims) {
       for (const scope of scopes) {
-        for (const name of names) this.filterDay([c.trackerId, dim, scope, 0, name, '', c.userKey], c.day, c.converted, sign)
-        for (const [name, value] of c.filters) this.filterDay([c.trackerId, dim, scope, 1, name, value, c.userKey], c.day, c.converted, sign)
+        for (const name of names) this.defer([c.trackerId, dim, scope, 0, name, '', c.userKey], c.day, c.converted, sign)
+        for (const [name, value] of c.filters) this.defer([c.trackerId, dim, scope, 1, name, value, c.userKey], c.day, c.converted, sign)
+      }
+    }
+  }
+
+  private defer(key: Key, day: number, converted: boolean, sign: 1 | -1): void {
+    const id = `${key.join('\u0000')}\u0000${day}\u0000${converted ? 1 : 0}`
+    const entry = this.pending.get(id)
+    if (entry === undefined) this.pending.set(id, { key, day, converted, count: sign })
+    else entry.count += sign
+  }
+
+  /** Forgets the pending changes (their transaction rolled back). */
+  discard(): void {
+    this.pending.clear()
+  }
+
+  /** Applies the netted filter-user changes: removals first, as the unnetted order had them. */
+  settle(): void {
+    if (this.pending.size === 0) return
+    const changes = [...this.pending.values()]
+    this.pending.clear()
+    for (const sign of [-1, 1] as const) {
+      for (const change of changes) {
+        for (let n = change.count * sign; n > 0; n--) this.filterDay(change.key, change.day, change.converted, sign)
       }
     }
   }
