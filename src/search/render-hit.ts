@@ -7,7 +7,7 @@ import { visibleAttributes, visibleNested } from '../catalog/render.ts'
 import type { EngineSearchResult } from '../engine/index.ts'
 import type { ReadParams } from '../protocol/search-params.ts'
 import type { CatalogObject, Fields, FieldValue, NestedObject } from '../shared/catalog-object.ts'
-import type { CatalogStore } from '../store/index.ts'
+import type { ObjectSource } from './object-cache.ts'
 import { highlight } from '../text/index.ts'
 
 /** Attributes always returned with `hit_fields` (the hit is unusable without them). */
@@ -97,10 +97,10 @@ function addCounts(attributes: Fields): Set<string> {
 }
 
 /**
- * Renders an engine result's window: fetches its objects from the store of record (one lookup per
- * object) and skips hits whose object vanished since the index saw it.
+ * Renders an engine result's window: fetches its objects from the store of record (through the
+ * worker's object cache) and skips hits whose object vanished since the index saw it.
  */
-export function renderWindow(catalog: CatalogStore, params: ReadParams & { trackerId: string }, result: EngineSearchResult, withExact: boolean): Hit[] {
+export function renderWindow(catalog: ObjectSource, params: ReadParams & { trackerId: string }, result: EngineSearchResult, withExact: boolean): Hit[] {
   const view = hitView(params.hitFields, params.removeFields, result.matchedTerms, result.matchedPrefixes)
   const objects = new Map(catalog.getMany(params.trackerId, [...new Set(result.hits.map((h) => h.identity))]).map((o) => [o.identity, o]))
   const out: Hit[] = []

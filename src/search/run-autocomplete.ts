@@ -7,7 +7,7 @@ import { searchRequest, type Engine, type EngineSearchRequest } from '../engine/
 import type { AutocompleteParams, AutocompleteType } from '../protocol/search-params.ts'
 import type { IndexDescriptor } from '../indexer/protocol.ts'
 import { parseQueryText } from '../query/index.ts'
-import type { CatalogStore } from '../store/index.ts'
+import type { ObjectSource } from './object-cache.ts'
 import { engineFor } from './engine-cache.ts'
 import { rankingOf } from './engine-request.ts'
 import { renderWindow, type Hit } from './render-hit.ts'
@@ -41,7 +41,7 @@ function querySuggestions(engine: Engine, request: EngineSearchRequest) {
   return engine.search(request)
 }
 
-export function runAutocomplete(task: AutocompleteTask, catalog: CatalogStore): AutocompleteResponse {
+export function runAutocomplete(task: AutocompleteTask, catalog: ObjectSource): AutocompleteResponse {
   const { params, index, nowMs } = task
   const engine = index === null || index.segments.length === 0 ? null : engineFor(index)
   let exact = 0

@@ -5,7 +5,7 @@
 import type { EngineSearchResult } from '../engine/index.ts'
 import type { IndexDescriptor } from '../indexer/protocol.ts'
 import type { SearchParams } from '../protocol/search-params.ts'
-import type { CatalogStore } from '../store/index.ts'
+import type { ObjectSource } from './object-cache.ts'
 import type { FacetResult } from '../facets/index.ts'
 import { engineFor } from './engine-cache.ts'
 import { mainRequest, mainType, quicksearchRequest } from './engine-request.ts'
@@ -36,7 +36,7 @@ const EMPTY_RESULT: EngineSearchResult = {
   totalHits: 0, hits: [], facets: [], suggestedFacet: null, correctedQuery: null, matchedTerms: [], matchedPrefixes: [], exactByHit: [], partialMatchTerms: [], tookMs: 0,
 }
 
-export function runSearch(task: SearchTask, catalog: CatalogStore): SearchResults {
+export function runSearch(task: SearchTask, catalog: ObjectSource): SearchResults {
   const { params, index, nowMs } = task
   const type = mainType(params)
   const engine = index === null || index.segments.length === 0 ? null : engineFor(index)

@@ -10,13 +10,17 @@ import { engineFor, validUntil } from '../search/engine-cache.ts'
 import { resolveIndex, type TaskIndex, type WireTask } from '../search/index-ref.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
 import { createError, SearchError } from '../shared/errors.ts'
+import { ObjectCache, type ObjectSource } from '../search/object-cache.ts'
 import { openReadStore, type ReadStore } from '../store/index.ts'
+import type { IndexDescriptor } from '../indexer/protocol.ts'
 
 let store: ReadStore | null = null
+const objects = new ObjectCache()
 
-function catalog() {
+/** The catalog the hits of a task under `index` are rendered from (cached for its generation). */
+function catalog(index: IndexDescriptor | null): ObjectSource {
   store ??= openReadStore((workerData as { dataDir: string }).dataDir)
-  return store.catalog
+  return index === null ? store.catalog : objects.source(store.catalog, index.generation)
 }
 
 function failure(error: unknown) {
@@ -29,7 +33,7 @@ function failure(error: unknown) {
 export function search(wire: WireTask<SearchTask>) {
   try {
     const task: SearchTask = { ...wire, index: resolveIndex(wire.index) }
-    const results = runSearch(task, catalog())
+    const results = runSearch(task, catalog(task.index))
     return { ok: true, value: { json: JSON.stringify(results), totalHits: results.total_hits, hitIds: results.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
   } catch (error) {
     return failure(error)
@@ -40,7 +44,7 @@ export function search(wire: WireTask<SearchTask>) {
 export function autocomplete(wire: WireTask<AutocompleteTask>) {
   try {
     const task: AutocompleteTask = { ...wire, index: resolveIndex(wire.index) }
-    const response = runAutocomplete(task, catalog())
+    const response = runAutocomplete(task, catalog(task.index))
     const totalHits = response.exact_match_hits_count + response.partial_match_hits_count
     return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
   } catch (error) {

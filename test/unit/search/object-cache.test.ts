@@ -1,0 +1,75 @@
+// The worker's object cache over a real store: it answers as the store does, an object written
+// later shows once a newer generation is asked for, an older generation reads through, and it
+// stays within its bound.
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ObjectCache } from '@/search/object-cache.ts'
+import type { CatalogObject } from '@/shared/catalog-object.ts'
+import { openReadStore, openStore, type ReadStore, type Store } from '@/store/index.ts'
+
+const TRACKER = 'shop'
+let dir: string
+let store: Store
+let reader: ReadStore
+
+function product(identity: string, title: string): CatalogObject {
+  return { identity, type: 'item', generation: null, activeFrom: null, activeTo: null, fields: { title }, nested: [], updatedAt: '2026-11-21T10:00:00.000Z' }
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sift-object-cache-'))
+  store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
+  for (let i = 0; i < 10; i++) store.catalog.put(TRACKER, product(`p${i}`, `Product ${i}`))
+  store.catalog.put('other', product('p1', 'Another shop'))
+  reader = openReadStore(dir)
+})
+
+afterEach(() => {
+  reader.close()
+  store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const titles = (objects: CatalogObject[]) => objects.map((o) => `${o.identity}=${o.fields.title}`)
+
+describe('ObjectCache', () => {
+  test('answers as the store does: the order asked, missing identities left out, trackers apart', () => {
+    const cache = new ObjectCache()
+    const ids = ['p3', 'nope', 'p1', 'p3', 'p9']
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 1, ids))).toEqual(titles(reader.catalog.getMany(TRACKER, ids)))
+    // Served from the cache the second time, still the same answer.
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 1, ids))).toEqual(['p3=Product 3', 'p1=Product 1', 'p3=Product 3', 'p9=Product 9'])
+    expect(titles(cache.getMany(reader.catalog, 'other', 1, ['p1']))).toEqual(['p1=Another shop'])
+  })
+
+  test('a write shows under the next generation; a deleted object vanishes with it', () => {
+    const cache = new ObjectCache()
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 5, ['p2', 'p4']))).toEqual(['p2=Product 2', 'p4=Product 4'])
+    store.catalog.put(TRACKER, product('p2', 'Renamed'))
+    store.catalog.delete(TRACKER, 'p4')
+    // Same generation: the object as the index that found it saw it.
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 5, ['p2', 'p4']))).toEqual(['p2=Product 2', 'p4=Product 4'])
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 6, ['p2', 'p4']))).toEqual(['p2=Renamed'])
+  })
+
+  test('a task of an older generation reads the store itself and leaves the newer entries alone', () => {
+    const cache = new ObjectCache()
+    cache.getMany(reader.catalog, TRACKER, 7, ['p5'])
+    store.catalog.put(TRACKER, product('p5', 'Changed'))
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 6, ['p5']))).toEqual(['p5=Changed'])
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 7, ['p5']))).toEqual(['p5=Product 5'])
+  })
+
+  test('keeps at most its bound, evicting the least recently used', () => {
+    const cache = new ObjectCache(3)
+    cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p1', 'p2'])
+    cache.getMany(reader.catalog, TRACKER, 1, ['p0'])
+    cache.getMany(reader.catalog, TRACKER, 1, ['p3'])
+    // p1 was the least recently used: it was evicted, so a change to it shows; p0 stayed cached.
+    store.catalog.put(TRACKER, product('p1', 'Fresh'))
+    store.catalog.put(TRACKER, product('p0', 'Fresh'))
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 1, ['p1', 'p0']))).toEqual(['p1=Fresh', 'p0=Product 0'])
+  })
+})
