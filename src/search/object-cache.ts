@@ -16,8 +16,8 @@ export interface ObjectSource {
   getMany(trackerId: string, identities: readonly string[]): CatalogObject[]
 }
 
-/** Objects kept per worker over all trackers (a few KB each parsed: tens of MB at most). */
-export const OBJECT_CACHE_ENTRIES = 20_000
+/** Objects kept per worker over all trackers (a few KB each parsed: ~30 MB at most). */
+export const OBJECT_CACHE_ENTRIES = 10_000
 
 interface TrackerEntries {
   generation: number
