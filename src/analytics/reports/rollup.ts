@@ -2,7 +2,8 @@
  * The incremental rollup: reads raw events past its cursor (events.seq) in bounded batches and
  * keeps the session rollups of reports-db.ts current. For every client a batch touches, the
  * stored sessions within 30 minutes of its new events are taken out, the client's raw events over
- * that span are re-sessionised, and the resulting sessions are stored again. So a late event, an
+ * that span are re-sessionised, and the resulting sessions are stored again (a single stored session
+ * that just grew is updated in place instead: same end state, fewer writes). So a late event, an
  * event of a session still open, or a batch replayed in another order all end in the same rows
  * as if every event had arrived in time (the recomputation is idempotent).
  */
@@ -76,9 +77,12 @@ export class Rollup {
     for (const span of spans) {
       lo = Math.min(lo, span.startAt)
       hi = Math.max(hi, span.endAt)
-      this.reports.removeSession(span.id)
     }
     const events = group.clientId === null ? group.events : clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
-    for (const session of splitSessions(events)) this.reports.insertSession(summarizeSession(group.key, session))
+    const sessions = splitSessions(events).map((session) => summarizeSession(group.key, session))
+    // The common case, one stored session grown by the new events: its differences are written in place.
+    if (spans.length === 1 && sessions.length === 1 && this.reports.replaceSession(spans[0]!.id, sessions[0]!)) return
+    for (const span of spans) this.reports.removeSession(span.id)
+    for (const session of sessions) this.reports.insertSession(session)
   }
 }

@@ -10,8 +10,8 @@
  *   tick, oldest first: `covered` is the last session id done) while the rollup keeps the covered
  *   part current; reports read a dim once it is `ready` and the per-session rows until then.
  *
- * - Filter users. /filters counts *distinct* users over a window of days, which per-day counts
- *   cannot be summed into. So every (dim, filter name or name:value, user) keeps the days the user
+ * - Filter users (written by filter-users.ts). /filters counts *distinct* users over a window of
+ *   days, which per-day counts cannot be summed into. So every (dim, filter name or name:value, user) keeps the days the user
  *   used it (`rp_filter_user_day`), and each such day is counted in `rp_filter_firsts` under the
  *   user's *previous* day of use (`prev_day`). The users of a window [a, b] are then the days in
  *   [a, b] whose previous day is before a: each user is counted once, on their first day of use
@@ -28,9 +28,9 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
+import { FilterUsers, type SessionContribution } from './filter-users.ts'
 
-/** Longest window the filter users of rp_filter_firsts answer exactly (reports cap windows to 90 days). */
-export const FILTER_WINDOW_DAYS = 90
+export { FILTER_WINDOW_DAYS, pairScope, type SessionContribution } from './filter-users.ts'
 
 /**
  * Backfill state of segment dims (DIMS_MIGRATION's dims were backfilled at once, so they are
@@ -93,11 +93,6 @@ export function canonicalMatch(match: Readonly<Record<string, string>>): string 
   return JSON.stringify(sorted)
 }
 
-/** The filter-users scope of the sessions that used a pair (the same text as SQLite's json_array). */
-export function pairScope(name: string, value: string): string {
-  return `p${JSON.stringify([name, value])}`
-}
-
 /** The dim of a tracker's segment condition, or null when no saved segment has it or it is still being backfilled. */
 export function dimOf(db: Database, trackerId: string, match: Readonly<Record<string, string>>): number | null {
   const row = db.query('SELECT id FROM rp_dims WHERE tracker_id = ? AND match = ? AND ready = 1').get(trackerId, canonicalMatch(match)) as { id: number } | null
@@ -125,41 +120,28 @@ interface StoredSession {
   clicked: number
 }
 
-/** What a stored session contributes to the dims (enough to take it out again). */
-export interface SessionContribution {
-  sessionId: number
-  trackerId: string
-  day: number
-  userKey: string
-  converted: boolean
-  filters: readonly [string, string][]
-}
+/** A session's running totals, as added to (or taken out of) a dim's rows. */
+type Totals = Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>
 
-type Key = [trackerId: string, dim: number, scope: string, level: number, name: string, value: string, user: string]
-
-/** A filter-user change not yet applied: `count` sessions more (or fewer) of the key's user on `day`. */
-interface PendingFilterDay {
-  key: Key
-  day: number
-  converted: boolean
-  count: number
+/** A change of one day's totals (rp_day's columns but the session count) and of its query rows. */
+export interface TotalsDelta {
+  usedSearch: number
+  searchConverted: number
+  notUsedConverted: number
+  searches: number
+  noResults: number
+  clicked: number
+  queries: { query: string; searches: number; noResults: number }[]
 }
 
 export class ReportDims {
   private readonly cache = new Map<string, Dim[]>()
-  /**
-   * Filter-user changes are netted before they touch the tables: the rollup replaces a growing
-   * session by taking it out and putting it back one event larger, and nearly all of its
-   * (key, day, converted) contributions come back unchanged. Applying only the difference is the
-   * same end state (each key's rows are a function of its per-day counts, whatever the order of
-   * changes) at a fraction of the statements.
-   */
-  private readonly pending = new Map<string, PendingFilterDay>()
+  /** Filter users of dim 0 and of every dim (filter-users.ts). */
+  readonly users: FilterUsers
   private readonly q
 
   constructor(private readonly db: Database) {
-    const fud = 'tracker_id = ? AND dim = ? AND scope = ? AND level = ? AND name = ? AND value = ? AND user_key = ?'
-    const numbered = 'tracker_id = ?1 AND dim = ?2 AND scope = ?3 AND level = ?4 AND name = ?5 AND value = ?6 AND user_key = ?7'
+    this.users = new FilterUsers(db)
     this.q = {
       dims: db.query('SELECT id, match, covered, ready FROM rp_dims WHERE tracker_id = ?'),
       pending: db.query('SELECT id, tracker_id AS trackerId, covered FROM rp_dims WHERE ready = 0 ORDER BY id LIMIT 1'),
@@ -185,21 +167,6 @@ export class ReportDims {
         `INSERT INTO rp_dim_query_day (dim, day, query, searches, no_results) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (dim, day, query) DO UPDATE SET searches = searches + excluded.searches, no_results = no_results + excluded.no_results`,
       ),
-      fudAdd: db.query(
-        `INSERT INTO rp_filter_user_day (tracker_id, dim, scope, level, name, value, user_key, day, sessions, converted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-         ON CONFLICT (tracker_id, dim, scope, level, name, value, user_key, day) DO UPDATE SET sessions = sessions + 1, converted = converted + excluded.converted
-         RETURNING sessions, converted`,
-      ),
-      fudSubtract: db.query(`UPDATE rp_filter_user_day SET sessions = sessions - 1, converted = converted - ? WHERE ${fud} AND day = ? RETURNING sessions, converted`),
-      fudDelete: db.query(`DELETE FROM rp_filter_user_day WHERE ${fud} AND day = ?`),
-      around: ['', ' AND converted > 0'].map((only) => db.query(
-        `SELECT (SELECT day FROM rp_filter_user_day WHERE ${numbered} AND day < ?8${only} ORDER BY day DESC LIMIT 1) AS prev,
-                (SELECT day FROM rp_filter_user_day WHERE ${numbered} AND day > ?8${only} ORDER BY day LIMIT 1) AS next`,
-      )),
-      first: db.query(
-        `INSERT INTO rp_filter_firsts (tracker_id, dim, scope, day, level, name, value, chain, prev_day, users) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (tracker_id, dim, scope, day, level, name, value, chain, prev_day) DO UPDATE SET users = users + excluded.users`,
-      ),
     }
   }
 
@@ -219,18 +186,13 @@ export class ReportDims {
     const dims = [0]
     // A dim still being backfilled gets this session when the backfill reaches it.
     for (const dim of this.dimsOf(c.trackerId)) if ((dim.ready || c.sessionId <= dim.covered) && this.join(dim, s, c.sessionId)) dims.push(dim.id)
-    this.filterUsers(c, dims, 1)
-    this.settle()
+    this.users.apply(c, dims, 1)
+    this.users.settle()
   }
 
   /** Makes the session a member of the dim (and adds its totals) when one of its contexts has the dim's values. */
-  private join(dim: Dim, s: Pick<SessionSummary, 'contexts' | 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>, sessionId: number): boolean {
-    const keys = Object.keys(dim.match)
-    const matches = s.contexts.some((text) => {
-      const ctx = JSON.parse(text) as Record<string, string>
-      return keys.every((k) => ctx[k] === dim.match[k])
-    })
-    if (!matches) return false
+  private join(dim: Dim, s: Totals & Pick<SessionSummary, 'contexts'>, sessionId: number): boolean {
+    if (!matchesDim(dim, s.contexts)) return false
     this.q.member.run(dim.id, sessionId)
     this.addTotals(dim.id, s, 1)
     return true
@@ -251,9 +213,9 @@ export class ReportDims {
       const summary = { contexts, usedSearch: row.used_search === 1, converted: row.converted === 1, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries }
       if (!this.join(dim, summary, row.id)) continue
       const filters = (this.q.filters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
-      this.filterUsers({ sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }, [dim.id], 1)
+      this.users.apply({ sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }, [dim.id], 1)
     }
-    this.settle()
+    this.users.settle()
     dim.covered = sessions.length > 0 ? sessions[sessions.length - 1]!.id : dim.covered
     dim.ready = sessions.length < budget
     this.q.progress.run(dim.covered, dim.ready ? 1 : 0, dim.id)
@@ -264,98 +226,47 @@ export class ReportDims {
    * Takes a stored session out again (before its rows are deleted). Its filter users wait for the
    * next `add` or `settle`, so a session put back in the same transaction costs only its changes.
    */
-  remove(c: SessionContribution, s: Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>): void {
+  remove(c: SessionContribution, s: Totals): void {
     const dims = [0]
     for (const { dim } of this.q.membership.all(c.sessionId) as { dim: number }[]) {
       dims.push(dim)
       this.addTotals(dim, s, -1)
     }
     this.q.dropMembers.run(c.sessionId)
-    this.filterUsers(c, dims, -1)
+    this.users.apply(c, dims, -1)
   }
 
   /** A session's user changed (its client was linked to a customer): moves its filter users. */
   rekey(c: SessionContribution, userKey: string): void {
     const dims = [0, ...(this.q.membership.all(c.sessionId) as { dim: number }[]).map((row) => row.dim)]
-    this.filterUsers(c, dims, -1)
-    this.filterUsers({ ...c, userKey }, dims, 1)
-    this.settle()
+    this.users.apply(c, dims, -1)
+    this.users.apply({ ...c, userKey }, dims, 1)
+    this.users.settle()
   }
 
-  private addTotals(dim: number, s: Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>, sign: 1 | -1): void {
+  /**
+   * The segment dims a stored session stays in when it is replaced in place by a summary with
+   * these contexts (what `add` would join under its id), or null when its memberships (`stored`) would change.
+   */
+  stayingDims(trackerId: string, sessionId: number, contexts: readonly string[], stored: readonly number[]): number[] | null {
+    const wanted = this.dimsOf(trackerId).filter((dim) => (dim.ready || sessionId <= dim.covered) && matchesDim(dim, contexts)).map((dim) => dim.id)
+    return stored.length === wanted.length && stored.every((dim) => wanted.includes(dim)) ? wanted : null
+  }
+
+  /** Adds a change of a session's totals (in place, same day and dims) to the dims' rows. */
+  shiftTotals(dims: readonly number[], day: number, d: TotalsDelta): void {
+    const changed = d.usedSearch !== 0 || d.searchConverted !== 0 || d.notUsedConverted !== 0 || d.searches !== 0 || d.noResults !== 0 || d.clicked !== 0
+    for (const dim of dims) {
+      if (changed) this.q.addDay.run(dim, day, 0, d.usedSearch, d.searchConverted, d.notUsedConverted, d.searches, d.noResults, d.clicked)
+      for (const q of d.queries) this.q.addQueryDay.run(dim, day, q.query, q.searches, q.noResults)
+    }
+  }
+
+  private addTotals(dim: number, s: Totals, sign: 1 | -1): void {
     const used = s.usedSearch ? 1 : 0
     const converted = s.converted ? 1 : 0
     this.q.addDay.run(dim, s.day, sign, sign * used, sign * used * converted, sign * (1 - used) * converted, sign * s.searches, sign * s.noResults, sign * s.clicked)
     for (const q of s.queries) this.q.addQueryDay.run(dim, s.day, q.query, sign * q.searches, sign * q.noResults)
-  }
-
-  private filterUsers(c: SessionContribution, dims: readonly number[], sign: 1 | -1): void {
-    if (c.filters.length === 0) return
-    const names = new Set(c.filters.map(([name]) => name))
-    const scopes = ['', ...c.filters.map(([name, value]) => pairScope(name, value))]
-    for (const dim of dims) {
-      for (const scope of scopes) {
-        for (const name of names) this.defer([c.trackerId, dim, scope, 0, name, '', c.userKey], c.day, c.converted, sign)
-        for (const [name, value] of c.filters) this.defer([c.trackerId, dim, scope, 1, name, value, c.userKey], c.day, c.converted, sign)
-      }
-    }
-  }
-
-  private defer(key: Key, day: number, converted: boolean, sign: 1 | -1): void {
-    const id = `${key.join('\u0000')}\u0000${day}\u0000${converted ? 1 : 0}`
-    const entry = this.pending.get(id)
-    if (entry === undefined) this.pending.set(id, { key, day, converted, count: sign })
-    else entry.count += sign
-  }
-
-  /** Forgets the pending changes (their transaction rolled back). */
-  discard(): void {
-    this.pending.clear()
-  }
-
-  /** Applies the netted filter-user changes: removals first, as the unnetted order had them. */
-  settle(): void {
-    if (this.pending.size === 0) return
-    const changes = [...this.pending.values()]
-    this.pending.clear()
-    for (const sign of [-1, 1] as const) {
-      for (const change of changes) {
-        for (let n = change.count * sign; n > 0; n--) this.filterDay(change.key, change.day, change.converted, sign)
-      }
-    }
-  }
-
-  /** One more (or one less) session of the user on `day` using the filter. */
-  private filterDay(key: Key, day: number, converted: boolean, sign: 1 | -1): void {
-    const conv = converted ? 1 : 0
-    if (sign === 1) {
-      // Counts after the change: a first session of the day joins the chain, a first converted one the converted chain.
-      const after = this.q.fudAdd.get(...key, day, conv) as { sessions: number; converted: number }
-      if (after.sessions === 1) this.chain(key, day, 0, 1)
-      if (conv === 1 && after.converted === 1) this.chain(key, day, 1, 1)
-      return
-    }
-    const after = this.q.fudSubtract.get(conv, ...key, day) as { sessions: number; converted: number } | null
-    if (after === null) return
-    if (after.sessions <= 0) {
-      this.q.fudDelete.run(...key, day)
-      this.chain(key, day, 0, -1)
-      if (after.converted + conv > 0) this.chain(key, day, 1, -1)
-      return
-    }
-    if (conv === 1 && after.converted === 0) this.chain(key, day, 1, -1)
-  }
-
-  /** `day` joins (+1) or leaves (-1) the user's chain of days: recount it and the next day under their previous days. */
-  private chain(key: Key, day: number, chain: 0 | 1, sign: 1 | -1): void {
-    const { prev, next } = this.q.around[chain]!.get(...key, day) as { prev: number | null; next: number | null }
-    const [trackerId, dim, scope, level, name, value] = key
-    const count = (d: number, p: number | null, n: number) => this.q.first.run(trackerId, dim, scope, d, level, name, value, chain, clampPrev(p, d), n)
-    count(day, prev, sign)
-    if (next !== null) {
-      count(next, prev, -sign)
-      count(next, day, sign)
-    }
   }
 
   /**
@@ -381,7 +292,11 @@ export class ReportDims {
   }
 }
 
-/** A previous day of use as stored: at most FILTER_WINDOW_DAYS back (null: never used before). */
-function clampPrev(prev: number | null, day: number): number {
-  return prev === null || prev < day - FILTER_WINDOW_DAYS ? day - FILTER_WINDOW_DAYS : prev
+/** Whether one of a session's contexts has the dim's values. */
+function matchesDim(dim: Dim, contexts: readonly string[]): boolean {
+  const keys = Object.keys(dim.match)
+  return contexts.some((text) => {
+    const ctx = JSON.parse(text) as Record<string, string>
+    return keys.every((k) => ctx[k] === dim.match[k])
+  })
 }

@@ -1,0 +1,196 @@
+/**
+ * A stored session replaced in place (reports-db.ts). The rollup's common case is a session that
+ * grew by an event, whose new summary differs from the stored one in a few numbers and rows.
+ * Rather than subtract its running totals and delete all of its rows, then insert them all again,
+ * this keeps the session's id and writes the differences only: its rp_sessions columns, the
+ * per-query, per-item, per-filter and per-context rows that changed, the changes of the running
+ * totals (all sessions, and each segment dim the session is in) and the filter-user keys that
+ * changed. The rows and totals end as remove + insert leaves them, but for the session's id.
+ * A session that would move between days or segment dims, or an anonymous one, is left to
+ * remove + insert.
+ */
+import type { SessionSummary } from '../../analytics/sessions/index.ts'
+import type { Database } from './analytics-db.ts'
+import type { ReportDims, SessionContribution, TotalsDelta } from './reports-dims.ts'
+
+type Statement = ReturnType<Database['query']>
+
+/** An rp_sessions row as reports-db.ts reads it. */
+export interface StoredSessionRow {
+  id: number
+  tracker_id: string
+  session_key: string
+  customer_id: string | null
+  user_key: string | null
+  day: number
+  used_search: number
+  converted: number
+  searches: number
+  no_results: number
+  clicked: number
+  anonymous: number
+}
+
+/** The statements of reports-db.ts this writes through too (one SQL text each). */
+export interface SharedStatements {
+  /** Reads a StoredSessionRow by id. */
+  session: Statement
+  addDay: Statement
+  addQueryDay: Statement
+  insertQuery: Statement
+  insertItem: Statement
+  insertFilter: Statement
+  insertContext: Statement
+}
+
+interface QueryRow {
+  query: string
+  searches: number
+  noResults: number
+  clicks: number
+  conversions: number
+}
+
+interface ItemRow {
+  query: string
+  itemId: string
+  clicks: number
+  conversions: number
+}
+
+/** A stored session's per-session rows and segment memberships. */
+interface StoredRows {
+  queries: Map<string, QueryRow>
+  /** By `query\0item id`. */
+  items: Map<string, ItemRow>
+  filters: [string, string][]
+  contexts: Set<string>
+  dims: number[]
+}
+
+/** The row kinds of `rows`. */
+const QUERY = 0
+const ITEM = 1
+const FILTER = 2
+const CONTEXT = 3
+const MEMBER = 4
+
+export class SessionReplacer {
+  private readonly q
+
+  constructor(db: Database, private readonly dims: ReportDims, private readonly shared: SharedStatements) {
+    this.q = {
+      update: db.query(
+        `UPDATE rp_sessions SET client_id = ?, customer_id = ?, start_at = ?, end_at = ?, used_search = ?, converted = ?, searches = ?, no_results = ?, clicked = ?, user_key = ?
+         WHERE id = ?`,
+      ),
+      // All of them in one read: one statement instead of five.
+      rows: db.query(
+        `SELECT ${QUERY}, query, NULL, searches, no_results, clicks, conversions FROM rp_session_queries WHERE session_id = ?1
+         UNION ALL SELECT ${ITEM}, query, item_id, 0, 0, clicks, conversions FROM rp_session_items WHERE session_id = ?1
+         UNION ALL SELECT ${FILTER}, name, value, 0, 0, 0, 0 FROM rp_session_filters WHERE session_id = ?1
+         UNION ALL SELECT ${CONTEXT}, ctx, NULL, 0, 0, 0, 0 FROM rp_session_contexts WHERE session_id = ?1
+         UNION ALL SELECT ${MEMBER}, NULL, NULL, dim, 0, 0, 0 FROM rp_dim_members WHERE session_id = ?1`,
+      ),
+      updateQuery: db.query('UPDATE rp_session_queries SET searches = ?, no_results = ?, clicks = ?, conversions = ? WHERE session_id = ? AND query = ?'),
+      deleteQuery: db.query('DELETE FROM rp_session_queries WHERE session_id = ? AND query = ?'),
+      updateItem: db.query('UPDATE rp_session_items SET clicks = ?, conversions = ? WHERE session_id = ? AND query = ? AND item_id = ?'),
+      deleteItem: db.query('DELETE FROM rp_session_items WHERE session_id = ? AND query = ? AND item_id = ?'),
+      deleteFilter: db.query('DELETE FROM rp_session_filters WHERE session_id = ? AND name = ? AND value = ?'),
+      deleteContext: db.query('DELETE FROM rp_session_contexts WHERE session_id = ? AND ctx = ?'),
+    }
+  }
+
+  /**
+   * Makes stored session `id` the session `s` (of user `userKey`). Returns false, having written
+   * nothing, when that is not an in-place change: another tracker, key or day, an anonymous
+   * session, or other segment memberships.
+   */
+  replace(id: number, s: SessionSummary, userKey: string): boolean {
+    const row = this.shared.session.get(id) as StoredSessionRow | null
+    if (row === null || row.anonymous !== 0 || row.tracker_id !== s.trackerId || row.session_key !== s.sessionKey || row.day !== s.day) return false
+    const stored = this.stored(id)
+    const dims = this.dims.stayingDims(s.trackerId, id, s.contexts, stored.dims)
+    if (dims === null) return false
+    const used = s.usedSearch ? 1 : 0
+    const converted = s.converted ? 1 : 0
+    this.q.update.run(s.clientId, s.customerId, s.startAt, s.endAt, used, converted, s.searches, s.noResults, s.clicked, userKey, id)
+    const delta: TotalsDelta = {
+      usedSearch: used - row.used_search,
+      searchConverted: used * converted - row.used_search * row.converted,
+      notUsedConverted: (1 - used) * converted - (1 - row.used_search) * row.converted,
+      searches: s.searches - row.searches,
+      noResults: s.noResults - row.no_results,
+      clicked: s.clicked - row.clicked,
+      queries: this.replaceQueries(id, s, stored.queries),
+    }
+    const dayChanged = delta.usedSearch !== 0 || delta.searchConverted !== 0 || delta.notUsedConverted !== 0 || delta.searches !== 0 || delta.noResults !== 0 || delta.clicked !== 0
+    if (dayChanged) this.shared.addDay.run(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
+    for (const q of delta.queries) this.shared.addQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
+    this.dims.shiftTotals(dims, s.day, delta)
+    this.replaceItems(id, s, stored.items)
+    this.replaceFilters(id, s, stored.filters)
+    this.replaceContexts(id, s, stored.contexts)
+    const before: SessionContribution = { sessionId: id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters: stored.filters }
+    this.dims.users.change(before, { sessionId: id, trackerId: s.trackerId, day: s.day, userKey, converted: s.converted, filters: s.filters }, [0, ...dims])
+    return true
+  }
+
+  private stored(id: number): StoredRows {
+    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: [], contexts: new Set(), dims: [] }
+    for (const [kind, a, b, n1, n2, n3, n4] of this.q.rows.values(id) as [number, string, string, number, number, number, number][]) {
+      if (kind === QUERY) rows.queries.set(a, { query: a, searches: n1, noResults: n2, clicks: n3, conversions: n4 })
+      else if (kind === ITEM) rows.items.set(`${a}\u0000${b}`, { query: a, itemId: b, clicks: n3, conversions: n4 })
+      else if (kind === FILTER) rows.filters.push([a, b])
+      else if (kind === CONTEXT) rows.contexts.add(a)
+      else rows.dims.push(n1)
+    }
+    return rows
+  }
+
+  /** Writes the changed query rows (`stored` is consumed); returns the changes of the query totals. */
+  private replaceQueries(id: number, s: SessionSummary, stored: Map<string, QueryRow>): TotalsDelta['queries'] {
+    const changes: TotalsDelta['queries'] = []
+    for (const q of s.queries) {
+      const was = stored.get(q.query)
+      stored.delete(q.query)
+      if (was === undefined) {
+        this.shared.insertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, q.clicks, q.conversions)
+        changes.push({ query: q.query, searches: q.searches, noResults: q.noResults })
+        continue
+      }
+      if (was.searches === q.searches && was.noResults === q.noResults && was.clicks === q.clicks && was.conversions === q.conversions) continue
+      this.q.updateQuery.run(q.searches, q.noResults, q.clicks, q.conversions, id, q.query)
+      if (was.searches !== q.searches || was.noResults !== q.noResults) changes.push({ query: q.query, searches: q.searches - was.searches, noResults: q.noResults - was.noResults })
+    }
+    for (const was of stored.values()) {
+      this.q.deleteQuery.run(id, was.query)
+      changes.push({ query: was.query, searches: -was.searches, noResults: -was.noResults })
+    }
+    return changes
+  }
+
+  private replaceItems(id: number, s: SessionSummary, stored: Map<string, ItemRow>): void {
+    for (const item of s.items) {
+      const key = `${item.query}\u0000${item.itemId}`
+      const was = stored.get(key)
+      stored.delete(key)
+      if (was === undefined) this.shared.insertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
+      else if (was.clicks !== item.clicks || was.conversions !== item.conversions) this.q.updateItem.run(item.clicks, item.conversions, id, item.query, item.itemId)
+    }
+    for (const was of stored.values()) this.q.deleteItem.run(id, was.query, was.itemId)
+  }
+
+  private replaceFilters(id: number, s: SessionSummary, stored: readonly [string, string][]): void {
+    const storedIds = new Set(stored.map(([name, value]) => `${name}\u0000${value}`))
+    const ids = new Set(s.filters.map(([name, value]) => `${name}\u0000${value}`))
+    for (const [name, value] of s.filters) if (!storedIds.has(`${name}\u0000${value}`)) this.shared.insertFilter.run(id, s.trackerId, s.day, name, value)
+    for (const [name, value] of stored) if (!ids.has(`${name}\u0000${value}`)) this.q.deleteFilter.run(id, name, value)
+  }
+
+  /** Writes the changed context rows (`stored` is consumed). */
+  private replaceContexts(id: number, s: SessionSummary, stored: Set<string>): void {
+    for (const ctx of s.contexts) if (!stored.delete(ctx)) this.shared.insertContext.run(id, s.trackerId, s.day, ctx)
+    for (const ctx of stored) this.q.deleteContext.run(id, ctx)
+  }
+}
