@@ -12,7 +12,8 @@
 //   with ten hit ids and a total, from a pool of client ids so sessions have several searches.
 // Notes: one thread, nothing else running in this process; the data dir is a fresh temp dir.
 // Run: imported by search-logging.bench.ts (or `BENCH_DATA_DIR=/tmp/prof1m npx bun run
-//   bench/analytics/served-log-cost.ts` for the figures alone, over a prepared data dir's vocabulary).
+//   bench/analytics/served-log-cost.ts` for the figures alone, over a prepared data dir's vocabulary;
+//   BENCH_SESSION_SEARCHES=2 for sessions of two searches, as the end-to-end bench's shoppers make).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -57,7 +58,7 @@ function parsed(requests: readonly BenchRequest[]): SearchParams[] {
 }
 
 /** Logs `searches` served searches drawn from `requests` and returns the CPU each part took per search. */
-export function measureLoggingCost(requests: readonly BenchRequest[], searches = 20_000): LoggingCost {
+export function measureLoggingCost(requests: readonly BenchRequest[], searches = 20_000, sessionSearches = 10): LoggingCost {
   const params = parsed(requests)
   if (params.length === 0) throw new Error('no GET search requests to log')
   const dataDir = mkdtempSync(join(tmpdir(), 'sift-bench-logcost-'))
@@ -71,7 +72,8 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
     const t0 = cpuUs()
     for (let i = 0; i < searches; i++) {
       const p = params[i % params.length]!
-      const shopper = { ...p, clientId: `c${i % 2_000}` }
+      // 2,000 shoppers at a time, each searching `sessionSearches` times (50 ms apart overall).
+      const shopper = { ...p, clientId: `c${Math.floor(i / (2_000 * sessionSearches))}-${i % 2_000}` }
       buffer.push([servedSearchEvent(shopper, { totalHits: 120 + (i % 50), hitIds }, USER_AGENT, start + i * 50)])
     }
     const requestPath = cpuUs() - t0
@@ -101,5 +103,5 @@ if (import.meta.main) {
   // Standalone: the requests of a prepared data dir's vocabulary (BENCH_DATA_DIR, as the micro profiles take).
   const { buildCases, mixedRequests } = await import('../http/search-cases.ts')
   const vocabulary = await Bun.file(join(process.env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'vocabulary.json')).json()
-  console.log(measureLoggingCost(mixedRequests(buildCases(vocabulary, 100, 20, 42))))
+  console.log(measureLoggingCost(mixedRequests(buildCases(vocabulary, 100, 20, 42)), 20_000, Number(process.env.BENCH_SESSION_SEARCHES ?? 10)))
 }
