@@ -28,6 +28,7 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
+import type { BreakdownCounts } from './reports-read.ts'
 import { FilterUsers, type SessionContribution } from './filter-users.ts'
 
 export { FILTER_WINDOW_DAYS, pairScope, type SessionContribution } from './filter-users.ts'
@@ -107,7 +108,8 @@ interface Dim {
   ready: boolean
 }
 
-interface StoredSession {
+/** A stored rp_sessions row, as the backfill reads it (session-replace.ts reads a few columns more). */
+export interface StoredSession {
   id: number
   tracker_id: string
   session_key: string
@@ -124,15 +126,7 @@ interface StoredSession {
 type Totals = Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'noResults' | 'clicked' | 'day' | 'queries'>
 
 /** A change of one day's totals (rp_day's columns but the session count) and of its query rows. */
-export interface TotalsDelta {
-  usedSearch: number
-  searchConverted: number
-  notUsedConverted: number
-  searches: number
-  noResults: number
-  clicked: number
-  queries: { query: string; searches: number; noResults: number }[]
-}
+export type TotalsDelta = Omit<BreakdownCounts, 'sessions'> & { queries: { query: string; searches: number; noResults: number }[] }
 
 export class ReportDims {
   private readonly cache = new Map<string, Dim[]>()

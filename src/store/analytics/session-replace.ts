@@ -11,25 +11,12 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
-import type { ReportDims, SessionContribution, TotalsDelta } from './reports-dims.ts'
+import type { ReportDims, SessionContribution, StoredSession, TotalsDelta } from './reports-dims.ts'
 
 type Statement = ReturnType<Database['query']>
 
 /** An rp_sessions row as reports-db.ts reads it. */
-export interface StoredSessionRow {
-  id: number
-  tracker_id: string
-  session_key: string
-  customer_id: string | null
-  user_key: string | null
-  day: number
-  used_search: number
-  converted: number
-  searches: number
-  no_results: number
-  clicked: number
-  anonymous: number
-}
+export type StoredSessionRow = StoredSession & { customer_id: string | null; anonymous: number }
 
 /** The statements of reports-db.ts this writes through too (one SQL text each). */
 export interface SharedStatements {
