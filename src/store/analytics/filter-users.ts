@@ -3,7 +3,8 @@
  * filter name or name:value, user) keeps the days the user used it (`rp_filter_user_day`), and
  * each such day is counted under the user's previous day of use (`rp_filter_firsts`).
  *
- * Changes are netted before they touch the tables: the rollup replaces a growing session by taking
+ * Changes are netted before they touch the tables, once per transaction (`settle`, called by
+ * ReportsDb.transaction): the rollup replaces a growing session by taking
  * it out and putting it back one event larger (or, in place, by its differences alone), and nearly
  * all of its (key, day, converted) contributions come back unchanged. Applying only the difference
  * is the same end state (each key's rows are a function of its per-day counts, whatever the order
@@ -75,7 +76,9 @@ export class FilterUsers {
 
   /**
    * A stored session changed in place, in the same dims: with the same user, day and outcome only
-   * the keys of pairs it used or no longer uses change (each key counts a session once).
+   * the keys of pairs it used or no longer uses change (each key counts a session once). Netting
+   * `apply(-1)` and `apply(1)` would end the same; not deferring the unchanged keys at all saves ~15%
+   * of the rollup's CPU in sessions of ten searches (served-log-cost.ts, paired runs).
    */
   change(before: SessionContribution, after: SessionContribution, dims: readonly number[]): void {
     if (before.userKey !== after.userKey || before.day !== after.day || before.converted !== after.converted) {

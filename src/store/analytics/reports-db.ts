@@ -169,7 +169,7 @@ export class ReportsDb {
     try {
       return this.db.transaction(() => {
         const result = work()
-        // A session taken out and not put back, or replaced in place, leaves filter users pending (filter-users.ts).
+        // Filter-user changes are netted over the whole transaction and written here (filter-users.ts).
         this.dims.users.settle()
         return result
       }).immediate()

@@ -128,6 +128,11 @@ type Totals = Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'no
 /** A change of one day's totals (rp_day's columns but the session count) and of its query rows. */
 export type TotalsDelta = Omit<BreakdownCounts, 'sessions'> & { queries: { query: string; searches: number; noResults: number }[] }
 
+/** Whether a change of a session's totals changes its day's row (not only its query rows). */
+export function dayTotalsChanged(d: TotalsDelta): boolean {
+  return d.usedSearch !== 0 || d.searchConverted !== 0 || d.notUsedConverted !== 0 || d.searches !== 0 || d.noResults !== 0 || d.clicked !== 0
+}
+
 export class ReportDims {
   private readonly cache = new Map<string, Dim[]>()
   /** Filter users of dim 0 and of every dim (filter-users.ts). */
@@ -181,7 +186,6 @@ export class ReportDims {
     // A dim still being backfilled gets this session when the backfill reaches it.
     for (const dim of this.dimsOf(c.trackerId)) if ((dim.ready || c.sessionId <= dim.covered) && this.join(dim, s, c.sessionId)) dims.push(dim.id)
     this.users.apply(c, dims, 1)
-    this.users.settle()
   }
 
   /** Makes the session a member of the dim (and adds its totals) when one of its contexts has the dim's values. */
@@ -209,7 +213,6 @@ export class ReportDims {
       const filters = (this.q.filters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
       this.users.apply({ sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }, [dim.id], 1)
     }
-    this.users.settle()
     dim.covered = sessions.length > 0 ? sessions[sessions.length - 1]!.id : dim.covered
     dim.ready = sessions.length < budget
     this.q.progress.run(dim.covered, dim.ready ? 1 : 0, dim.id)
@@ -217,8 +220,9 @@ export class ReportDims {
   }
 
   /**
-   * Takes a stored session out again (before its rows are deleted). Its filter users wait for the
-   * next `add` or `settle`, so a session put back in the same transaction costs only its changes.
+   * Takes a stored session out again (before its rows are deleted). Its filter users, like every
+   * change of them, are netted and written when the transaction ends (filter-users.ts), so a session
+   * put back in the same transaction costs only its changes.
    */
   remove(c: SessionContribution, s: Totals): void {
     const dims = [0]
@@ -235,7 +239,6 @@ export class ReportDims {
     const dims = [0, ...(this.q.membership.all(c.sessionId) as { dim: number }[]).map((row) => row.dim)]
     this.users.apply(c, dims, -1)
     this.users.apply({ ...c, userKey }, dims, 1)
-    this.users.settle()
   }
 
   /**
@@ -249,7 +252,7 @@ export class ReportDims {
 
   /** Adds a change of a session's totals (in place, same day and dims) to the dims' rows. */
   shiftTotals(dims: readonly number[], day: number, d: TotalsDelta): void {
-    const changed = d.usedSearch !== 0 || d.searchConverted !== 0 || d.notUsedConverted !== 0 || d.searches !== 0 || d.noResults !== 0 || d.clicked !== 0
+    const changed = dayTotalsChanged(d)
     for (const dim of dims) {
       if (changed) this.q.addDay.run(dim, day, 0, d.usedSearch, d.searchConverted, d.notUsedConverted, d.searches, d.noResults, d.clicked)
       for (const q of d.queries) this.q.addQueryDay.run(dim, day, q.query, q.searches, q.noResults)

@@ -11,7 +11,7 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
-import type { ReportDims, SessionContribution, StoredSession, TotalsDelta } from './reports-dims.ts'
+import { dayTotalsChanged, type ReportDims, type SessionContribution, type StoredSession, type TotalsDelta } from './reports-dims.ts'
 
 type Statement = ReturnType<Database['query']>
 
@@ -111,8 +111,7 @@ export class SessionReplacer {
       clicked: s.clicked - row.clicked,
       queries: this.replaceQueries(id, s, stored.queries),
     }
-    const dayChanged = delta.usedSearch !== 0 || delta.searchConverted !== 0 || delta.notUsedConverted !== 0 || delta.searches !== 0 || delta.noResults !== 0 || delta.clicked !== 0
-    if (dayChanged) this.shared.addDay.run(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
+    if (dayTotalsChanged(delta)) this.shared.addDay.run(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
     for (const q of delta.queries) this.shared.addQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
     this.dims.shiftTotals(dims, s.day, delta)
     this.replaceItems(id, s, stored.items)
