@@ -20,6 +20,8 @@ export type SnapshotWrite = (path: string, snapshot: IndexSnapshot) => Promise<n
 const CHANGES_PER_PASS = 5000
 /** How often the tracker list is re-read (a tracker removed by the CLI drops its index). */
 const TRACKER_CHECK_MS = 5000
+/** A pass slower than this is logged (debug): the write → searchable delay it adds. */
+const SLOW_PASS_MS = 100
 
 export class Indexer {
   private readonly indexes = new Map<string, TrackerIndex>()
@@ -47,10 +49,12 @@ export class Indexer {
   start(): void {
     const t0 = performance.now()
     const maxSeq = this.store.catalog.maxSeq()
-    for (const { id } of this.store.trackers.list()) this.load(id, maxSeq)
+    for (const id of this.store.trackers.ids()) this.load(id, maxSeq)
     this.cursor = Math.min(maxSeq, ...[...this.indexes.values()].map((i) => i.appliedSeq))
     this.pass()
     this.emit({ kind: 'ready', trackers: this.indexes.size, ms: Math.round(performance.now() - t0) })
+    // After ready, so a restart is not slower; before the first write, so it is not slower either.
+    for (const index of this.indexes.values()) index.prepareWrites()
     this.snapshotDirty()
     this.timer = setInterval(() => this.wake(), this.options.pollMs)
   }
@@ -88,6 +92,7 @@ export class Indexer {
   private pass(): void {
     if (Date.now() - this.lastTrackerCheck >= TRACKER_CHECK_MS) this.checkTrackers()
     for (;;) {
+      const t0 = performance.now()
       const changes = this.store.catalog.changesSince(this.cursor, CHANGES_PER_PASS)
       if (changes.length === 0) return
       const batchSeq = changes[changes.length - 1]!.seq
@@ -121,6 +126,9 @@ export class Indexer {
         if (changed) this.emit({ kind: 'generation', index: index.descriptor() })
       }
       this.cursor = batchSeq
+      const ms = performance.now() - t0
+      // A pass over a few changes normally takes milliseconds; a slow one delays freshness.
+      if (ms >= SLOW_PASS_MS) this.log('debug', 'index pass slow', { changes: changes.length, ms: Math.round(ms) })
       if (changes.length < CHANGES_PER_PASS) return
     }
   }
@@ -128,7 +136,7 @@ export class Indexer {
   /** Drops the index (and snapshot) of trackers that no longer exist. */
   private checkTrackers(): void {
     this.lastTrackerCheck = Date.now()
-    const ids = new Set(this.store.trackers.list().map((t) => t.id))
+    const ids = new Set(this.store.trackers.ids())
     for (const trackerId of [...this.indexes.keys()]) {
       if (ids.has(trackerId)) continue
       this.indexes.delete(trackerId)

@@ -86,6 +86,11 @@ export class TrackerIndex {
     return true
   }
 
+  /** Builds what the first write would otherwise build: every segment's identity table. */
+  prepareWrites(): void {
+    for (const s of this.writer.segments()) s.reader.identities()
+  }
+
   upsert(object: CatalogObject): void {
     this.writer.upsert(object)
   }

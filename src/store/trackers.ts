@@ -45,6 +45,12 @@ export class TrackerStore {
     return !existed
   }
 
+  /** Every tracker's id, sorted. Cheap: the indexer re-reads it every few seconds. */
+  ids(): string[] {
+    return (this.db.query('SELECT id FROM trackers ORDER BY id').all() as { id: string }[]).map((r) => r.id)
+  }
+
+  /** Every tracker with its live object count (counts every object: ~0.4 s at 1M, for the CLI). */
   list(): TrackerSummary[] {
     const rows = this.db
       .query(
