@@ -25,7 +25,7 @@ import { join } from 'node:path'
 import { openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
 import { loadCatalog } from '../http/load-catalog.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests, type BenchRequest } from '../http/search-cases.ts'
-import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, WRK_DONE, type BenchSift } from '../http/sift-runner.ts'
+import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, threadCpu, threadCpuPerRequest, WRK_DONE, type BenchSift } from '../http/sift-runner.ts'
 import { stats } from '../support/stats.ts'
 import { measureLoggingCost } from './served-log-cost.ts'
 
@@ -103,6 +103,7 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   const seqCpu = cpuPerRequest(seqCpu0, sift.cpu(), seq.completed)
   const latency = stats(seq.latenciesMs)
   const cpu0 = sift.cpu()
+  const threads0 = threadCpu(sift.pid)
   let qps: number
   let requests: number
   let errors: number
@@ -114,7 +115,9 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
     ;[qps, requests, errors] = [r.completed / r.elapsedS, r.completed, r.completed - (r.statuses['200'] ?? 0)]
   }
   const cpu = cpuPerRequest(cpu0, sift.cpu(), requests)
-  return { qps, requests, errors, p50Ms: latency.p50, p99Ms: latency.p99, cpuMsPerRequest: cpu.totalMs, frontCpuMsPerRequest: cpu.frontMs, sequentialCpuMsPerRequest: seqCpu.totalMs, sequentialFrontCpuMsPerRequest: seqCpu.frontMs, load: load() }
+  // Which threads the extra CPU of logging lands on (c=16 run): front, search pool, rollup, runtime.
+  const threadMsPerRequest = threadCpuPerRequest(threads0, threadCpu(sift.pid), requests)
+  return { qps, requests, errors, p50Ms: latency.p50, p99Ms: latency.p99, cpuMsPerRequest: cpu.totalMs, frontCpuMsPerRequest: cpu.frontMs, sequentialCpuMsPerRequest: seqCpu.totalMs, sequentialFrontCpuMsPerRequest: seqCpu.frontMs, threadMsPerRequest, load: load() }
 }
 
 mkdirSync(RESULTS_DIR, { recursive: true })
@@ -158,7 +161,9 @@ const summary = (mode: 'on' | 'off') => ({
   sequentialCpuMsPerRequest: median(runs[mode].map((r) => r.sequentialCpuMsPerRequest)),
   frontCpuMsPerRequest: median(runs[mode].map((r) => r.frontCpuMsPerRequest)),
   sequentialFrontCpuMsPerRequest: median(runs[mode].map((r) => r.sequentialFrontCpuMsPerRequest)),
+  threadMsPerRequest: Object.fromEntries(threadNames.map((name) => [name, median(runs[mode].map((r) => r.threadMsPerRequest[name] ?? 0))])),
 })
+const threadNames = [...new Set([...runs.on, ...runs.off].flatMap((r) => Object.keys(r.threadMsPerRequest)))].sort()
 const on = summary('on')
 const off = summary('off')
 // The logging's own CPU, taken apart in process: a ratio that does not drift with the machine's load.
@@ -180,5 +185,12 @@ out.push(`| server CPU ms/request (c=1) | ${ms(off.sequentialCpuMsPerRequest)} |
 out.push(`| front-thread CPU ms/request (c=16) | ${ms(off.frontCpuMsPerRequest)} | ${ms(on.frontCpuMsPerRequest)} | ${pct(on.frontCpuMsPerRequest, off.frontCpuMsPerRequest)} | |`)
 out.push(`| front-thread CPU ms/request (c=1) | ${ms(off.sequentialFrontCpuMsPerRequest)} | ${ms(on.sequentialFrontCpuMsPerRequest)} | ${pct(on.sequentialFrontCpuMsPerRequest, off.sequentialFrontCpuMsPerRequest)} | |`)
 const us = (v: number) => v.toFixed(1)
+out.push(`\nServer CPU µs/request at c=${CONCURRENCY} by thread (median of the rounds; \`Worker\` is the search pool):\n`)
+out.push('| thread | logging off | logging on | on − off |')
+out.push('|---|---:|---:|---:|')
+for (const name of threadNames) {
+  const [a, b] = [off.threadMsPerRequest[name] ?? 0, on.threadMsPerRequest[name] ?? 0]
+  if (a * 1000 >= 1 || b * 1000 >= 1) out.push(`| ${name} | ${us(a * 1000)} | ${us(b * 1000)} | ${us((b - a) * 1000)} |`)
+}
 out.push(`\nLogging's own CPU per served search, measured in process over ${int(cost.searches)} searches: **${us(cost.totalUs)} µs** (request path ${us(cost.requestPathUs)}, batched write ${us(cost.writerUs)}, rollup ${us(cost.rollupUs)}, popularity fold ${us(cost.popularityUs)}) = **${(costShare * 100).toFixed(2)}%** of a search's server CPU with logging off (${ms(off.cpuMsPerRequest)} ms at c=${CONCURRENCY}); target within 5% ${costShare <= 0.05 ? '✓' : '✗'}.`)
 console.log(out.join('\n'))

@@ -16,8 +16,8 @@
 //   fill, the measured hits and the cache-on throughput run all fit in that window. The workers'
 //   own per-generation caches (fuzzy neighbours, doc frequencies) are not switched off by
 //   SIFT_SEARCH_CACHE=0, so the cache-off throughput run, which cycles the same keystrokes, sees them
-//   warm. After the warm-up the server idles BENCH_IDLE_MS (3000) so the workers finish their background
-//   warm-up of impact prefixes, as a running server has. Targets are the issue's (1M objects, 2 cores).
+//   warm. After the warm-up the bench waits until the server is idle (waitForIdle) so the workers
+//   finish their background warm-up of impact prefixes, as a running server has. Targets are the issue's (1M objects, 2 cores).
 // Run: npx bun run bench/http/autocomplete.bench.ts   (BENCH_1M=1 adds 1M; BENCH_SIZES=5000,20000
 //   overrides; BENCH_DURATION_S=10 per throughput run; BENCH_NO_WRK=1 uses the bun client even when
 //   wrk is installed; BENCH_AC_QUERIES=20; BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
@@ -31,7 +31,7 @@ import { AUTOCOMPLETE_HIT_FIELDS, AUTOCOMPLETE_TYPES, keystrokeBucket, keystroke
 import { loadCatalog, type Vocabulary } from './load-catalog.ts'
 import type { LoadReport } from './load-client.ts'
 import { BENCH_TRACKER, type BenchRequest } from './search-cases.ts'
-import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, type BenchSift } from './sift-runner.ts'
+import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, waitForIdle, type BenchSift } from './sift-runner.ts'
 import { percentile, stats } from '../support/stats.ts'
 
 const env = process.env
@@ -39,7 +39,6 @@ const SIZES = env.BENCH_DATA_DIR ? [Number(env.BENCH_SIZES ?? 1_000_000)] : env.
 const QUERIES = Number(env.BENCH_AC_QUERIES ?? 20)
 const DURATION_S = Number(env.BENCH_DURATION_S ?? 10)
 const CONCURRENCY = 16
-const IDLE_AFTER_WARMUP_MS = Number(env.BENCH_IDLE_MS ?? 3000)
 const SEED = 42
 const TRACKER = { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }
 const USE_WRK = hasWrk() && env.BENCH_NO_WRK !== '1'
@@ -165,7 +164,7 @@ async function benchSize(objects: number) {
   await runClient({ baseUrl: a.url, mode: 'sequential', requests: requestsOf(warmup) })
   // A running server has idled before: the workers' background warm-up (impact prefixes of the
   // common terms, about 1 s of CPU per worker at 1M) is over, as it is a few seconds after a start.
-  await Bun.sleep(IDLE_AFTER_WARMUP_MS)
+  console.error(`  server idle ${int(await waitForIdle(a))} ms after the warm-up`)
   const uncached = await sequential(a, 'keystrokes, uncached (cache off)', measured, { text: `p50 ≤ ${TARGETS.uncachedP50Ms}, p99 ≤ ${TARGETS.uncachedP99Ms}`, p50: TARGETS.uncachedP50Ms, p99: TARGETS.uncachedP99Ms })
   const slowest = uncached.latenciesMs
     .map((latencyMs, i) => ({ latencyMs, q: measured[i]!.q }))
@@ -178,7 +177,7 @@ async function benchSize(objects: number) {
   console.error('  restart from snapshot, cache on')
   const b = await startBenchSift(dataDir, TRACKER, {})
   await runClient({ baseUrl: b.url, mode: 'sequential', requests: requestsOf(warmup) })
-  await Bun.sleep(IDLE_AFTER_WARMUP_MS)
+  await waitForIdle(b)
   const filledAt = performance.now()
   const fill = await sequential(b, 'keystrokes, cache on, first request (fill)', measured, { text: '' })
   const hits = await sequential(b, 'keystrokes, cache hits', measured, { text: `p50 ≤ ${TARGETS.hitP50Ms}`, p50: TARGETS.hitP50Ms })

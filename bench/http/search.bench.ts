@@ -19,7 +19,7 @@ import { signedFetch } from '../../test/support/sift-server.ts'
 import { seededRandom } from '@/shared/random.ts'
 import { loadCatalog, type LoadReport } from './load-catalog.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests, zipfRequests, type BenchRequest, type SearchCase } from './search-cases.ts'
-import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, type BenchSift } from './sift-runner.ts'
+import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, waitForIdle, type BenchSift } from './sift-runner.ts'
 import { percentile, stats } from '../support/stats.ts'
 
 const env = process.env
@@ -114,6 +114,11 @@ async function measureCases(sift: BenchSift, cases: SearchCase[]) {
   // A fresh process runs cold code: every case's warm-up once first, so the first case is not the
   // one that pays for the JIT.
   await runClient({ baseUrl: sift.url, mode: 'sequential', requests: mixedWarmup(cases) })
+  // The workers warm each new generation's impact prefixes in idle time (seconds of CPU at 1M):
+  // measured while that runs, the first cases paid for it (their server CPU was 2.5x the same
+  // requests' a minute later). A server in service has long finished by then.
+  const idleAfterMs = await waitForIdle(sift)
+  console.error(`  server idle ${int(idleAfterMs)} ms after the warm-up`)
   const rows = []
   for (const c of cases) {
     await runClient({ baseUrl: sift.url, mode: 'sequential', requests: c.warmup })

@@ -3,7 +3,7 @@
  * log lines parsed, RSS read from /proc, SIGTERM stop timed), the load client as another process,
  * and `wrk` for throughput when it is installed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { spawnSift, type SiftProcess } from '../../test/support/sift-process.ts'
@@ -105,6 +105,21 @@ export async function startBenchSift(dataDir: string, tracker: { id: string; key
   }
 }
 
+/**
+ * Waits until the server uses under 3% of a core over a second (at most 2 minutes); returns ms
+ * waited. The workers warm each new generation's impact prefixes in idle time (seconds of CPU at
+ * 1M); a case measured meanwhile pays for it.
+ */
+export async function waitForIdle(sift: BenchSift): Promise<number> {
+  const t0 = performance.now()
+  while (performance.now() - t0 < 120_000) {
+    const before = sift.cpu().totalMs
+    await Bun.sleep(1000)
+    if (sift.cpu().totalMs - before < 30) break
+  }
+  return performance.now() - t0
+}
+
 /** VmRSS and VmHWM (peak RSS) of a process, from /proc/<pid>/status. */
 export function procMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -130,6 +145,35 @@ function ticksOf(statPath: string): number {
 
 export function procCpu(pid: number): CpuTimes {
   return { totalMs: ticksOf(`/proc/${pid}/stat`) * MS_PER_TICK, frontMs: ticksOf(`/proc/${pid}/task/${pid}/stat`) * MS_PER_TICK }
+}
+
+/**
+ * CPU ms so far per kind of thread, by the name the kernel shows: the front (main) thread,
+ * `Worker` (the search pool: Piscina does not name its threads), Sift's named threads
+ * (`sift-rollup`, `sift-indexer`, `sift-snapshot`), and the runtime's own (`JITWorker`,
+ * `HeapHelper`, `mi-scavenger`, ...). Threads that ended are not counted.
+ */
+export function threadCpu(pid: number): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+    } catch {
+      continue // ended between the listing and the read
+    }
+    const name = tid === String(pid) ? 'front' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK
+  }
+  return out
+}
+
+/** Per kind of thread, CPU ms per request between two threadCpu readings. */
+export function threadCpuPerRequest(before: Record<string, number>, after: Record<string, number>, requests: number): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const [name, ms] of Object.entries(after)) out[name] = (ms - (before[name] ?? 0)) / requests
+  return out
 }
 
 /** Server CPU ms per request between two readings. */

@@ -16,7 +16,7 @@ export class IndexHost {
   private readonly listeners = new Set<(index: IndexDescriptor) => void>()
 
   constructor(options: IndexerOptions, logger: Logger) {
-    this.worker = new Worker(new URL('../workers/indexer.worker.ts', import.meta.url).pathname, { workerData: options })
+    this.worker = new Worker(new URL('../workers/indexer.worker.ts', import.meta.url).pathname, { workerData: options, name: 'sift-indexer' })
     this.readyPromise = new Promise((resolve, reject) => {
       this.worker.on('message', (event: IndexerEvent) => {
         switch (event.kind) {

@@ -9,7 +9,7 @@ import type { IndexSnapshot } from '../store/snapshot/index.ts'
 type Reply = { id: number; ok: true; bytes: number } | { id: number; ok: false; error: string }
 
 export class SnapshotThread {
-  private readonly worker = new Worker(new URL('../workers/snapshot.worker.ts', import.meta.url).pathname)
+  private readonly worker = new Worker(new URL('../workers/snapshot.worker.ts', import.meta.url).pathname, { name: 'sift-snapshot' })
   private readonly pending = new Map<number, { resolve: (bytes: number) => void; reject: (error: Error) => void }>()
   private nextId = 0
 

@@ -116,7 +116,7 @@ export class RollupThread {
   }
 
   private spawn(): void {
-    const worker = new Worker(WORKER_PATH, { workerData: this.options })
+    const worker = new Worker(WORKER_PATH, { workerData: this.options, name: 'sift-rollup' })
     this.worker = worker
     this.isReady = false
     this.startedAt = Date.now()
