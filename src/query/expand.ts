@@ -3,7 +3,7 @@
  *
  *   exact term              1.00   counts as an exact match
  *   same stem ("shoe")      0.90   counts as an exact match (plural folding, not a correction)
- *   all parts ("32"+"gb")   0.85   counts as an exact match
+ *   all parts ("32"+"gb")   0.85   counts as an exact match (also a split compound: "smartwatch")
  *   prefix (last word)      0.80   counts as an exact match (the user is still typing)
  *   1 edit (typo)           0.60   fuzzy: 4+ chars (never for terms with a digit)
  *   2 edits                 0.45   fuzzy: 8+ chars
@@ -92,10 +92,19 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
   add(word.term, MATCH_WEIGHT.exact, true)
   for (const t of vocab.stemSiblings(word.term)) add(t, MATCH_WEIGHT.stem, true)
   if (isPrefix) for (const t of vocab.prefixTerms(word.term, MAX_PREFIX_EXPANSIONS)) add(t, MATCH_WEIGHT.prefix, true)
-  const parts = word.parts.length > 1 && word.parts.every((p) => vocab.df(p) > 0) ? word.parts : null
+  let parts = word.parts.length > 1 && word.parts.every((p) => vocab.df(p) > 0) ? word.parts : null
+  const budget = typoBudget(word.term)
+  // A closed compound the catalog writes open ("smartwatch" typed, "smart watch" indexed): an
+  // out-of-vocabulary word that splits into two known words matches them as its parts, unless a
+  // typo neighbour is at least as common as the split's rarer part ("wireles" is "wireless", not
+  // "wire" + "les").
+  if (expansions.length === 0 && parts === null && !isPrefix) {
+    const split = splitCompound(word.term, vocab)
+    const typo = split !== null && options.fuzzy && budget > 0 && vocab.fuzzyTerms(word.term, budget).some((n) => vocab.df(n.term) >= split.df)
+    if (split !== null && !typo) parts = split.parts
+  }
   const inVocabulary = expansions.length > 0 || parts !== null
   let corrected: string | null = null
-  const budget = typoBudget(word.term)
   if (options.fuzzy && budget > 0 && (!inVocabulary || options.typosForKnownWords === true)) {
     const neighbours = vocab.fuzzyTerms(word.term, budget)
     if (!inVocabulary && neighbours.length > 0) {
@@ -107,6 +116,31 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
     if (isPrefix) for (const t of vocab.fuzzyPrefixTerms(word.term)) add(t, MATCH_WEIGHT.fuzzyPrefix, false)
   }
   return { word, expansions, parts, corrected, isPrefix }
+}
+
+/** Shortest part of a split compound: shorter ones ("a", "tv") split too many words wrongly. */
+export const MIN_COMPOUND_PART = 3
+
+/**
+ * The best split of an out-of-vocabulary word of letters into two vocabulary terms, each at least
+ * {@link MIN_COMPOUND_PART} letters ("smartwatch" → "smart" + "watch"), with the df of its rarer
+ * part; or null. Best: the split whose rarer part is the most common (a split into a common word
+ * and a rare fragment is more likely a typo than a compound), then the earliest.
+ */
+export function splitCompound(term: string, vocab: Pick<Vocabulary, 'df'>): { parts: string[]; df: number } | null {
+  if (term.length < 2 * MIN_COMPOUND_PART || !/^\p{L}+$/u.test(term)) return null
+  let best: string[] | null = null
+  let bestDf = 0
+  for (let i = MIN_COMPOUND_PART; i <= term.length - MIN_COMPOUND_PART; i++) {
+    const head = term.slice(0, i)
+    const tail = term.slice(i)
+    const df = Math.min(vocab.df(head), vocab.df(tail))
+    if (df > bestDf) {
+      best = [head, tail]
+      bestDf = df
+    }
+  }
+  return best === null ? null : { parts: best, df: bestDf }
 }
 
 /** Letters a typo may insert or substitute (terms are case- and diacritic-folded). */

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { Bitmap } from '@/index/index.ts'
 import { atLeastCascade, relaxMinWords } from '@/engine/relax.ts'
 import { buildEngine, ids, obj, req } from '../../support/corpus.ts'
+import { splitCompound } from '@/query/expand.ts'
 
 describe('atLeastCascade', () => {
   test('atLeast[j] holds the docs of at least j words', () => {
@@ -70,5 +71,39 @@ describe('joined words', () => {
 
   test('not for the word still being typed', () => {
     expect(ids(e, { q: 'smart watch', prefixLast: true })).toEqual(['apart'])
+  })
+})
+
+describe('split compounds', () => {
+  const e = buildEngine([
+    obj('apart', { title: 'Samsung smart watch' }),
+    obj('smart', { title: 'Smart speaker' }),
+    obj('wire', { title: 'Copper wire' }),
+    obj('les', { title: 'Les Paul guitar' }),
+    obj('wireless', { title: 'Wireless mouse' }),
+    obj('wireless-2', { title: 'Wireless keyboard' }),
+    obj('wireless-3', { title: 'Wireless charger' }),
+  ])
+
+  test('an unknown word that splits into two known words matches both', () => {
+    const r = e.search(req({ q: 'smartwatch' }))
+    expect(r.hits.map((h) => h.identity)).toEqual(['apart'])
+    expect(r.matchedTerms).toEqual(expect.arrayContaining(['smart', 'watch']))
+    expect(r.correctedQuery).toBeNull()
+  })
+
+  test('a typo of a common word is corrected, not split into rarer words', () => {
+    // "wireles" splits into "wire" + "les" (one doc each), but "wireless" is one edit away and commoner.
+    expect(ids(e, { q: 'wireles' }).sort()).toEqual(['wireless', 'wireless-2', 'wireless-3'])
+  })
+
+  test('not for the word still being typed, nor for parts under three letters', () => {
+    expect(ids(e, { q: 'smartwatch', prefixLast: true })).toEqual([])
+    expect(splitCompound('tvstand', { df: (t) => (t === 'tv' || t === 'stand' ? 5 : 0) })).toBeNull()
+  })
+
+  test('the split whose rarer part is commonest wins', () => {
+    const df = (t: string) => ({ smart: 9, watch: 4, smartw: 20, atch: 1 })[t] ?? 0
+    expect(splitCompound('smartwatch', { df })).toEqual({ parts: ['smart', 'watch'], df: 4 })
   })
 })
