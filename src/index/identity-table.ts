@@ -42,7 +42,7 @@ export class IdentityTable {
     this.next = new Uint32Array(n)
     this.owners = new Uint32Array(n)
     const { identityBytes: bytes, identityOffsets: offsets } = source
-    // Newest doc last in each chain is not needed: lookups collect every doc of the identity.
+    // From the last doc down, each pushed at its chain's head: chains run in ascending doc order.
     for (let d = n - 1; d >= 0; d--) {
       const owner = source.owner(d)
       this.owners[d] = owner

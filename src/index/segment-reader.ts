@@ -1,7 +1,7 @@
 /**
  * SegmentReader: the immutable, query-time view over one segment's SegmentData. Everything it
  * returns is a view (columns, ordinal columns, value orders, postings payloads) or a lazily
- * built, cached derivative (decoded term list, term and value bitmaps, the identity map); a
+ * built, cached derivative (decoded term list, term and value bitmaps, the identity table); a
  * reader is safe to share by all requests of one worker.
  */
 import { Bitmap } from './bitmap.ts'
