@@ -25,7 +25,7 @@ import { join } from 'node:path'
 import { openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
 import { loadCatalog } from '../http/load-catalog.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests, type BenchRequest } from '../http/search-cases.ts'
-import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, threadCpu, threadCpuPerRequest, WRK_DONE, type BenchSift } from '../http/sift-runner.ts'
+import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, threadCpu, threadCpuPerRequest, WRK_DONE, WRK_REQUESTS, type BenchSift } from '../http/sift-runner.ts'
 import { stats } from '../support/stats.ts'
 import { measureLoggingCost } from './served-log-cost.ts'
 
@@ -58,29 +58,16 @@ function withShopper(request: BenchRequest, i: number): BenchRequest {
 
 // Each wrk thread cycles through the requests; every pass gives the client ids a new prefix, so a
 // client sends one or two searches (one short session), not a session that never ends.
-const WRK_SCRIPT = `
-local reqs = {}
-local n, counter, round, threads = 0, 0, 0, 0
-setup = function(thread)
-  thread:set('tid', threads)
-  threads = threads + 1
-end
+const WRK_SCRIPT = `${WRK_REQUESTS}
+local counter, round = 0, 0
 init = function(args)
-  local f = assert(io.open(args[1], 'r'))
-  for line in f:lines() do
-    local method, path, body = line:match('^(%u+)\\t([^\\t]+)\\t(.*)$')
-    n = n + 1
-    reqs[n] = { method = method, path = path, body = body ~= '' and body or nil }
-  end
-  f:close()
+  loadRequests(args[1])
 end
 request = function()
   counter = counter + 1
   if counter > n then counter = 1; round = round + 1 end
   local r = reqs[counter]
-  local headers = { ['Accept-Encoding'] = 'gzip, deflate, br' }
-  if r.body then headers['Content-Type'] = 'application/json' end
-  return wrk.format(r.method, (r.path:gsub('${MARK}', 't' .. tid .. 'r' .. round)), headers, r.body)
+  return formatRequest(r, (r.path:gsub('${MARK}', 't' .. tid .. 'r' .. round)))
 end
 ${WRK_DONE}`
 

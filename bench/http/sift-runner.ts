@@ -136,12 +136,14 @@ export interface CpuTimes {
 /** Linux reports CPU time in clock ticks; USER_HZ is 100 on every mainstream kernel config. */
 const MS_PER_TICK = 10
 
-function ticksOf(statPath: string): number {
-  const stat = readFileSync(statPath, 'utf8')
+/** A /proc stat line's thread name and its CPU ticks (user + system). */
+function parseStat(stat: string): { name: string; ticks: number } {
   // Fields after the parenthesised name: utime and stime are the 12th and 13th of them.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return Number(fields[11]) + Number(fields[12])
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) }
 }
+
+const ticksOf = (statPath: string): number => parseStat(readFileSync(statPath, 'utf8')).ticks
 
 export function procCpu(pid: number): CpuTimes {
   return { totalMs: ticksOf(`/proc/${pid}/stat`) * MS_PER_TICK, frontMs: ticksOf(`/proc/${pid}/task/${pid}/stat`) * MS_PER_TICK }
@@ -162,9 +164,9 @@ export function threadCpu(pid: number): Record<string, number> {
     } catch {
       continue // ended between the listing and the read
     }
-    const name = tid === String(pid) ? 'front' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK
+    const { name: threadName, ticks } = parseStat(stat)
+    const name = tid === String(pid) ? 'front' : threadName
+    out[name] = (out[name] ?? 0) + ticks * MS_PER_TICK
   }
   return out
 }
@@ -223,31 +225,48 @@ export const WRK_DONE = `done = function(summary, latency, requests)
 end
 `
 
-// Each wrk thread reads the request list once, starts at its own offset and cycles through it.
-const WRK_SCRIPT = `
+/**
+ * The start of every wrk script here: numbers the threads (`tid`), and gives `loadRequests(file)`
+ * (runWrk's request list into `reqs`, `n` of them: {method, path, body}) and
+ * `formatRequest(r, path)` (the request as a storefront sends it, accepting compression). A bench
+ * with its own request order builds on it (bench/analytics/search-logging.bench.ts).
+ */
+export const WRK_REQUESTS = `
 local reqs = {}
 local n = 0
-local counter = 0
 local threads = 0
 setup = function(thread)
   thread:set('tid', threads)
   threads = threads + 1
 end
-init = function(args)
-  local f = assert(io.open(args[1], 'r'))
+local function loadRequests(file)
+  local f = assert(io.open(file, 'r'))
   for line in f:lines() do
     local method, path, body = line:match('^(%u+)\\t([^\\t]+)\\t(.*)$')
-    local headers = { ['Accept-Encoding'] = 'gzip, deflate, br' }
-    if body == '' then body = nil else headers['Content-Type'] = 'application/json' end
     n = n + 1
-    reqs[n] = wrk.format(method, path, headers, body)
+    reqs[n] = { method = method, path = path, body = body ~= '' and body or nil }
   end
   f:close()
+end
+local function formatRequest(r, path)
+  local headers = { ['Accept-Encoding'] = 'gzip, deflate, br' }
+  if r.body then headers['Content-Type'] = 'application/json' end
+  return wrk.format(r.method, path, headers, r.body)
+end
+`
+
+// Each wrk thread formats the request list once, starts at its own offset and cycles through it.
+const WRK_SCRIPT = `${WRK_REQUESTS}
+local formatted = {}
+local counter = 0
+init = function(args)
+  loadRequests(args[1])
+  for i = 1, n do formatted[i] = formatRequest(reqs[i], reqs[i].path) end
   counter = (tid or 0) * 7919
 end
 request = function()
   counter = counter + 1
-  return reqs[(counter % n) + 1]
+  return formatted[(counter % n) + 1]
 end
 ${WRK_DONE}`
 
