@@ -94,24 +94,26 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
   if (isPrefix) for (const t of vocab.prefixTerms(word.term, MAX_PREFIX_EXPANSIONS)) add(t, MATCH_WEIGHT.prefix, true)
   let parts = word.parts.length > 1 && word.parts.every((p) => vocab.df(p) > 0) ? word.parts : null
   const budget = typoBudget(word.term)
+  let neighbours: { term: string; distance: number }[] | null = null
+  const typoNeighbours = () => (neighbours ??= vocab.fuzzyTerms(word.term, budget))
   // A closed compound the catalog writes open ("smartwatch" typed, "smart watch" indexed): an
   // out-of-vocabulary word that splits into two known words matches them as its parts, unless a
   // typo neighbour is at least as common as the split's rarer part ("wireles" is "wireless", not
   // "wire" + "les").
   if (expansions.length === 0 && parts === null && !isPrefix) {
     const split = splitCompound(word.term, vocab)
-    const typo = split !== null && options.fuzzy && budget > 0 && vocab.fuzzyTerms(word.term, budget).some((n) => vocab.df(n.term) >= split.df)
+    const typo = split !== null && options.fuzzy && budget > 0 && typoNeighbours().some((n) => vocab.df(n.term) >= split.df)
     if (split !== null && !typo) parts = split.parts
   }
   const inVocabulary = expansions.length > 0 || parts !== null
   let corrected: string | null = null
   if (options.fuzzy && budget > 0 && (!inVocabulary || options.typosForKnownWords === true)) {
-    const neighbours = vocab.fuzzyTerms(word.term, budget)
-    if (!inVocabulary && neighbours.length > 0) {
-      const best = neighbours.slice().sort((a, b) => a.distance - b.distance || vocab.df(b.term) - vocab.df(a.term) || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))[0]!
+    const found = typoNeighbours()
+    if (!inVocabulary && found.length > 0) {
+      const best = found.slice().sort((a, b) => a.distance - b.distance || vocab.df(b.term) - vocab.df(a.term) || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))[0]!
       corrected = best.term
     }
-    for (const n of neighbours) add(n.term, n.distance === 1 ? MATCH_WEIGHT.fuzzy1 : MATCH_WEIGHT.fuzzy2, false)
+    for (const n of found) add(n.term, n.distance === 1 ? MATCH_WEIGHT.fuzzy1 : MATCH_WEIGHT.fuzzy2, false)
     // The word being typed may hold a typo too ("haedp" → "headphones"): completions of its 1-edit variants.
     if (isPrefix) for (const t of vocab.fuzzyPrefixTerms(word.term)) add(t, MATCH_WEIGHT.fuzzyPrefix, false)
   }
