@@ -100,12 +100,12 @@ function addCandidate(n: number, doc: number, score: number): number {
  * The largest text bonus of W words (all in the title, side by side, matched exactly) over titles of
  * exactly W tokens (`exactLength`) or of any other length.
  */
-function maxBonus(W: number, exactLength: boolean): number {
+function maxBonus(W: number, exactLength: boolean, allExact: boolean): number {
   const masks = new Uint32Array(W)
   for (let i = 0; i < W; i++) masks[i] = i < 32 ? 1 << i : 0
-  if (exactLength) return textBonusFactor(masks, 0, W, W, true)
+  if (exactLength) return textBonusFactor(masks, 0, W, W, allExact)
   let max = 0
-  for (let len = 0; len < 256; len++) if (len !== W) max = Math.max(max, textBonusFactor(masks, 0, W, len, true))
+  for (let len = 0; len < 256; len++) if (len !== W) max = Math.max(max, textBonusFactor(masks, 0, W, len, allExact))
   return max
 }
 
@@ -228,7 +228,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   // scores, summed in an order that gives the same float, times the largest bonus; rounding is
   // monotone), so it needs no rounding slack and a doc tied with θ is told apart by its address.
   const tiesExact = ctx.factorBound === 1 && others === 0 && (W <= 2 || p === W - 1)
-  const C = Math.max(maxBonus(W, false), keepExactLength ? 0 : maxBonus(W, true)) * (tiesExact ? 1 : ctx.factorBound * ROUNDING_SLACK)
+  // A word met only through typos (or parts, which count as exact) never earns the all-exact bonus.
+  const allExact = words.every((w) => w.parts !== null || w.expansions.some((e) => e.isExact))
+  const C = Math.max(maxBonus(W, false, allExact), keepExactLength ? 0 : maxBonus(W, true, allExact)) * (tiesExact ? 1 : ctx.factorBound * ROUNDING_SLACK)
 
   // θ from exact scores of distinct docs: the first hits, then each walked expansion's best.
   const scored = new Set<number>()
@@ -258,8 +260,16 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   raiseTheta(Array.from(walker.firstHits(k)))
 
   const best = new BestDocs(k)
-  /** The walk's best docs that could still raise θ (exact scoring costs a lookup per expansion). */
-  const promising = (): number[] => best.docs.filter((_, i) => (best.scores[i]! + others) * C > theta)
+  /**
+   * The walk's best docs since the last call that could still raise θ (exact scoring costs a lookup
+   * per expansion). Taken, not kept: when the best bounds score lower exactly (an unavailable
+   * product is halved), the next best are scored next time, so θ keeps rising.
+   */
+  const promising = (): number[] => {
+    const docs = best.docs.filter((_, i) => (best.scores[i]! + others) * C > theta)
+    best.reset()
+    return docs
+  }
   /** Takes the walk's `got` scored docs as candidates where they can reach the window. */
   const take = (got: number): void => {
     for (let i = 0; i < got; i++) {
@@ -341,9 +351,14 @@ class TermWalker {
     return this.docs()
   }
 
-  /** The first `k` hits (lowest addresses). */
+  /** The first `k` hits (lowest addresses), without decoding the rest. */
   firstHits(k: number): Uint32Array {
-    return this.docs().subarray(0, k)
+    if (this.hitList !== null) return this.hitList.subarray(0, k)
+    const out = new Uint32Array(Math.min(k, this.hits.size))
+    cursor.reset(this.hits)
+    let n = 0
+    for (let doc = cursor.next(); doc !== CURSOR_END && n < out.length; doc = cursor.next()) out[n++] = doc
+    return out
   }
 
 

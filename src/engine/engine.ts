@@ -233,11 +233,19 @@ export class Engine {
     let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
     if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
     const hidden = seg.hiddenAt(req.nowMs)
-    if (hidden !== null) base = base.andNot(hidden)
-    const parts = [base]
-    for (const node of must) parts.push(evalFilter(seg.reader, node, base))
-    const fixed = parts.length > 1 ? andSmallestFirst(parts) : base
-    const groupBms = groups.map((g) => evalFilter(seg.reader, g.node, base))
+    // The visible universe and the filters over it are cached by what they depend on: a search
+    // naming no type excludes suggestions (a NOT over the whole catalog), and shop pages repeat filters.
+    const scope = `${req.nonCollapsedVariants ? 1 : 0}\u0000${req.type ?? ''}`
+    const geo = `${req.geoLocation ?? ''}\u0000${req.geoField}`
+    if (hidden !== null) base = seg.cachedFilter(`visible\u0000${scope}`, () => base.andNot(hidden))
+    const fixed = must.length === 0
+      ? base
+      : seg.cachedFilter(`must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`, () => {
+        // Each part is a subset of `base` already.
+        const parts = must.map((node) => evalFilter(seg.reader, node, base))
+        return parts.length === 1 ? parts[0]! : andSmallestFirst(parts)
+      })
+    const groupBms = groups.map((g, i) => seg.cachedFilter(`f\u0000${scope}\u0000${usesGeo(g.node) ? geo : ''}\u0000${JSON.stringify(req.f[i])}`, () => evalFilter(seg.reader, g.node, base)))
     const filtered = groupBms.length === 0 ? fixed : andSmallestFirst([fixed, ...groupBms])
     return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
   }
@@ -342,6 +350,11 @@ function relax(runs: SegmentRun[], below: number): void {
     r.minWords = m
     r.text = null
   })
+}
+
+/** True when a planned filter has a geo leaf (its docs then depend on the request's geo location). */
+function usesGeo(node: PlanNode): boolean {
+  return node.kind === 'leaf' ? node.leaf.op === 'geo' : node.children.some(usesGeo)
 }
 
 /** Per run, the filtered docs matching every word (`docs[word][run]`). */

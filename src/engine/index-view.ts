@@ -16,6 +16,15 @@ const FUZZY_CACHE_MAX = 10_000
 const TYPE_UNIVERSE_CACHE_MAX = 64
 /** Most cached prefix expansions per generation (the cache is dropped when full). */
 const PREFIX_CACHE_MAX = 10_000
+/** Most cached filter bitmaps per segment and generation (the cache is dropped when full). */
+const FILTER_CACHE_MAX = 64
+
+/** Docs hidden by their active window over [from, until): every instant in it hides the same docs. */
+interface HiddenSpan {
+  from: number
+  until: number
+  hidden: Bitmap | null
+}
 
 /** One input segment: a reader and its deleted docs (null = none). */
 export interface EngineSegment {
@@ -36,6 +45,8 @@ export class SegmentState {
   private collapsed: Bitmap | null = null
   private variant: Bitmap | null = null
   private readonly typeDocs = new Map<string, Bitmap>()
+  private readonly filterDocs = new Map<string, Bitmap>()
+  private hiddenSpan: HiddenSpan | null = null
 
   constructor(ordinal: number, seg: EngineSegment) {
     this.ordinal = ordinal
@@ -75,34 +86,56 @@ export class SegmentState {
     return this.deleted === null ? base : base.andNot(this.deleted)
   }
 
+  /**
+   * A filter's docs within this segment's visible universe, cached by `key` (which must name
+   * everything the filter depends on but the visible docs). The visible docs change only at an
+   * active-window instant, and the cache is dropped then. Shared: do not mutate.
+   */
+  cachedFilter(key: string, compute: () => Bitmap): Bitmap {
+    let docs = this.filterDocs.get(key)
+    if (docs === undefined) {
+      docs = compute()
+      if (this.filterDocs.size >= FILTER_CACHE_MAX) this.filterDocs.clear()
+      this.filterDocs.set(key, docs)
+    }
+    return docs
+  }
+
   /** The first active_from/active_to instant after `nowMs` (Infinity when none): answers stay valid until then. */
   nextWindowChange(nowMs: number): number {
-    const windowDocs = this.statics.windowDocs()
-    const r = this.reader
-    let next = Infinity
-    for (let i = 0; i < windowDocs.length; i++) {
-      const d = windowDocs[i]!
-      const from = r.activeFrom![d]!
-      const to = r.activeTo![d]!
-      if (from > nowMs && from < next) next = from
-      if (to > nowMs && to < next) next = to
-    }
-    return next
+    return this.spanAt(nowMs).until
   }
 
   /** Docs hidden at `nowMs` by their active window (activeFrom ≤ now < activeTo is visible). */
   hiddenAt(nowMs: number): Bitmap | null {
+    return this.spanAt(nowMs).hidden
+  }
+
+  /** The span of instants around `nowMs` hiding the same docs: one scan of the windowed docs per span, not per request. */
+  private spanAt(nowMs: number): HiddenSpan {
+    const cached = this.hiddenSpan
+    if (cached !== null && nowMs >= cached.from && nowMs < cached.until) return cached
     const windowDocs = this.statics.windowDocs()
-    if (windowDocs.length === 0) return null
     const r = this.reader
     const hidden: number[] = []
+    let from = -Infinity
+    let until = Infinity
     for (let i = 0; i < windowDocs.length; i++) {
       const d = windowDocs[i]!
-      const from = r.activeFrom![d]!
-      const to = r.activeTo![d]!
-      if ((!Number.isNaN(from) && from > nowMs) || (!Number.isNaN(to) && nowMs >= to)) hidden.push(d)
+      const start = r.activeFrom![d]!
+      const end = r.activeTo![d]!
+      if ((!Number.isNaN(start) && start > nowMs) || (!Number.isNaN(end) && nowMs >= end)) hidden.push(d)
+      // NaN (no bound) passes neither test.
+      if (start > nowMs) until = Math.min(until, start)
+      else if (start <= nowMs) from = Math.max(from, start)
+      if (end > nowMs) until = Math.min(until, end)
+      else if (end <= nowMs) from = Math.max(from, end)
     }
-    return hidden.length === 0 ? null : Bitmap.fromSorted(hidden)
+    const span = { from, until, hidden: hidden.length === 0 ? null : Bitmap.fromSorted(hidden) }
+    // Cached filters were computed over the old visible docs.
+    if (cached !== null && (cached.hidden !== null || span.hidden !== null)) this.filterDocs.clear()
+    this.hiddenSpan = span
+    return span
   }
 }
 

@@ -1,6 +1,11 @@
 // Candidate pruning (src/engine/candidate-prune.ts) on curated catalogs where a wrong bound would
 // lose the best hit; the general law is in test/property/engine/candidate-prune.prop.test.ts.
 import { describe, expect, test } from 'bun:test'
+import { pruneCandidates } from '@/engine/candidate-prune.ts'
+import { impactTuning } from '@/engine/impact-prefix.ts'
+import { scoreHits, wordDocs } from '@/engine/text-match.ts'
+import { Bitmap } from '@/index/index.ts'
+import { parseQueryText, planWords } from '@/query/index.ts'
 import { buildEngine, obj, req } from '../../support/corpus.ts'
 
 /** Words starting with "s": with another word, pruning needs a prefix of many expansions. */
@@ -66,5 +71,48 @@ describe('candidate pruning, a word with parts', () => {
     const full = e.search(req({ q: 'rtx-4090 s', prefixLast: true, size: 1000 })).hits
     expect(full.length).toBe(3)
     expect(e.search(req({ q: 'rtx-4090 s', prefixLast: true, size: 1 })).hits).toEqual(full.slice(0, 1))
+  })
+})
+
+describe('candidate pruning, how far the walk goes', () => {
+  /** The candidates of a one-word query whose exact scores halve the docs `halved` (as unavailability does). */
+  function candidatesOf(objects: ReturnType<typeof obj>[], q: string, k: number, halved: (identity: string) => boolean) {
+    const engine = buildEngine(objects)
+    const view = engine.view
+    const seg = view.segments[0]!
+    const words = planWords(parseQueryText(q), view, { prefixLast: false, fuzzy: true })
+    const hits = wordDocs(seg, words[0]!)
+    const exactScores = (docs: Uint32Array, out: Float64Array): void => {
+      const exact = new Uint8Array(docs.length)
+      scoreHits(view, seg, words, Bitmap.fromSorted(docs), docs, out, exact)
+      docs.forEach((d, i) => {
+        if (halved(seg.reader.identity(d))) out[i]! *= 0.5
+      })
+    }
+    return { hits, candidates: pruneCandidates(view, seg, words, hits, k, { factorBound: 1, exactScores, threshold: -Infinity }) }
+  }
+
+  test('when the best-bounded docs score lower exactly, the next best are scored and the walk stops early', () => {
+    // The short titles bound highest, but are halved; θ must come from the long titles after them.
+    const short = Array.from({ length: 300 }, (_, i) => obj(`short${i}`, { title: `green lamp ${i}` }))
+    const long = Array.from({ length: 3000 }, (_, i) => obj(`long${i}`, { title: `green garden lamp desk chair ${i}` }))
+    const saved = { ...impactTuning }
+    Object.assign(impactTuning, { minDf: 64, length: 512 })
+    try {
+      const { hits, candidates } = candidatesOf([...short, ...long], 'green', 10, (id) => id.startsWith('short'))
+      expect(candidates).not.toBeNull()
+      expect(candidates!.size).toBeLessThan(hits.size / 4)
+    } finally {
+      Object.assign(impactTuning, saved)
+    }
+  })
+
+  test('a word met only through a typo does not bound with the all-exact bonus', () => {
+    // "gren" matches "green" by one edit: no hit earns the all-exact bonus, so θ meets the bound.
+    const docs = Array.from({ length: 2000 }, (_, i) => obj(`o${i}`, { title: `green ${['lamp', 'desk', 'chair', 'sofa'][i % 4]} ${i}` }))
+    const { hits, candidates } = candidatesOf(docs, 'gren', 10, () => false)
+    expect(hits.size).toBe(2000)
+    expect(candidates).not.toBeNull()
+    expect(candidates!.size).toBeLessThan(hits.size / 4)
   })
 })

@@ -241,3 +241,36 @@ describe('sort', () => {
     expect(() => ids(e, { sort: { field: 'geo_location', order: 'asc' } })).toThrow()
   })
 })
+
+describe('filters cached by one engine', () => {
+  // The engine keeps a segment's filter bitmaps between requests; these requests differ only in
+  // what the cache key must capture: the instant (active windows) and the geo location.
+  const notQuery = { kind: 'not' as const, children: [{ kind: 'leaf' as const, key: 'type', value: 'query' }] }
+  const e = buildEngine([
+    obj('ends', { title: 'lamp', brand: 'Acme', geo_location: { lat: 50, lon: 14 } }, { activeTo: '2024-07-01T00:00:00Z' }),
+    obj('always', { title: 'lamp', brand: 'Acme', geo_location: { lat: 48, lon: 16 } }),
+    obj('starts', { title: 'lamp', brand: 'Zed' }, { activeFrom: '2024-07-01T00:00:00Z' }),
+    obj('suggestion', { title: 'lamp', brand: 'Acme' }, { type: 'query' }),
+  ])
+  const at = (iso: string, partial: Partial<Parameters<typeof req>[0]> = {}) => ids(e, { nowMs: Date.parse(iso), filterTree: notQuery, ...partial }).sort()
+
+  test('follow the docs visible at each request instant, back and forth', () => {
+    const acme = { f: [{ key: 'brand', values: ['Acme'] }] }
+    const zed = { fMust: [{ key: 'brand', values: ['Zed'] }] }
+    expect(at('2024-06-01T00:00:00Z', acme)).toEqual(['always', 'ends'])
+    expect(at('2024-06-01T00:00:00Z', zed)).toEqual([])
+    expect(at('2024-08-01T00:00:00Z', acme)).toEqual(['always'])
+    expect(at('2024-08-01T00:00:00Z', zed)).toEqual(['starts'])
+    // The window opens and closes exactly at its instant.
+    expect(at('2024-07-01T00:00:00Z')).toEqual(['always', 'starts'])
+    expect(at('2024-06-30T23:59:59Z')).toEqual(['always', 'ends'])
+    expect(at('2024-06-02T00:00:00Z', acme)).toEqual(['always', 'ends'])
+  })
+
+  test('a geo filter follows the request location', () => {
+    const near = (lat: number, lon: number) => at('2024-06-01T00:00:00Z', { f: [{ key: 'geo_range', values: ['|50km'] }], geoLocation: [lat, lon] })
+    expect(near(50, 14)).toEqual(['ends'])
+    expect(near(48, 16)).toEqual(['always'])
+    expect(near(50, 14)).toEqual(['ends'])
+  })
+})
