@@ -72,6 +72,13 @@ let walkScores = new Float64Array(0)
 let candDocs = new Uint32Array(1024)
 let candScores = new Float64Array(1024)
 
+/** Grows the shared walk buffers to hold `n` docs and scores. */
+function ensureWalkBuffers(n: number): void {
+  if (walkDocs.length >= n) return
+  walkDocs = new Uint32Array(Math.max(n, walkDocs.length * 2))
+  walkScores = new Float64Array(walkDocs.length)
+}
+
 /** The hits as a dense bit set over the segment's docs (a reused buffer). */
 function denseOf(hits: Bitmap, numDocs: number): Uint32Array {
   const words = Math.ceil(numDocs / 32)
@@ -305,11 +312,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
         take(walker.walkPrefix(t, prefix, at, THETA_EVERY))
         raiseTheta(promising())
       }
-      if (!walked) best.reset()
     }
     if (!walked) take(walker.walk(t))
     raiseTheta(promising())
-    best.reset()
     // Most hits are candidates: scoring them all beats walking on.
     if (n > h * GIVE_UP_SHARE) return null
   }
@@ -389,10 +394,7 @@ class TermWalker {
    */
   walkPrefix(t: PruneTerm, prefix: ImpactPrefix, from: number, count: number): number {
     const { classes, norms, payload, numDocs } = this.r
-    if (walkDocs.length < count) {
-      walkDocs = new Uint32Array(Math.max(count, walkDocs.length * 2))
-      walkScores = new Float64Array(walkDocs.length)
-    }
+    ensureWalkBuffers(count)
     this.dense ??= denseOf(this.hits, numDocs)
     const dense = this.dense
     const end = Math.min(from + count, prefix.docs.length)
@@ -417,10 +419,7 @@ class TermWalker {
     const start = r.payloadStart[t.ord]!
     const docs = r.termDocs(t.ord)
     const h = this.hits.size
-    if (walkDocs.length < h) {
-      walkDocs = new Uint32Array(Math.max(h, walkDocs.length * 2))
-      walkScores = new Float64Array(walkDocs.length)
-    }
+    ensureWalkBuffers(h)
     const outDocs = walkDocs
     const outScores = walkScores
     let n = 0

@@ -19,6 +19,17 @@ const PREFIX_CACHE_MAX = 10_000
 /** Most cached filter bitmaps per segment and generation (the cache is dropped when full). */
 const FILTER_CACHE_MAX = 64
 
+/** The cached value of `key`, computed on a miss; a cache at `max` entries is dropped whole first. */
+function memo<V>(cache: Map<string, V>, max: number, key: string, compute: () => V): V {
+  let value = cache.get(key)
+  if (value === undefined) {
+    value = compute()
+    if (cache.size >= max) cache.clear()
+    cache.set(key, value)
+  }
+  return value
+}
+
 /** Docs hidden by their active window over [from, until): every instant in it hides the same docs. */
 interface HiddenSpan {
   from: number
@@ -72,14 +83,7 @@ export class SegmentState {
    * type of an autocomplete request and most searches start here. Cached; shared: do not mutate.
    */
   typeUniverse(type: string, variants: boolean, compute: (universe: Bitmap) => Bitmap): Bitmap {
-    const key = `${variants ? 1 : 0}:${type}`
-    let docs = this.typeDocs.get(key)
-    if (docs === undefined) {
-      docs = compute(variants ? this.variantUniverse : this.collapsedUniverse)
-      if (this.typeDocs.size >= TYPE_UNIVERSE_CACHE_MAX) this.typeDocs.clear()
-      this.typeDocs.set(key, docs)
-    }
-    return docs
+    return memo(this.typeDocs, TYPE_UNIVERSE_CACHE_MAX, `${variants ? 1 : 0}:${type}`, () => compute(variants ? this.variantUniverse : this.collapsedUniverse))
   }
 
   private alive(base: Bitmap): Bitmap {
@@ -92,13 +96,7 @@ export class SegmentState {
    * active-window instant, and the cache is dropped then. Shared: do not mutate.
    */
   cachedFilter(key: string, compute: () => Bitmap): Bitmap {
-    let docs = this.filterDocs.get(key)
-    if (docs === undefined) {
-      docs = compute()
-      if (this.filterDocs.size >= FILTER_CACHE_MAX) this.filterDocs.clear()
-      this.filterDocs.set(key, docs)
-    }
-    return docs
+    return memo(this.filterDocs, FILTER_CACHE_MAX, key, compute)
   }
 
   /** The first active_from/active_to instant after `nowMs` (Infinity when none): answers stay valid until then. */
@@ -222,13 +220,9 @@ export class IndexView implements Vocabulary {
    * (prefix-terms.ts). Cached per generation: every type of an autocomplete request plans the same words.
    */
   prefixTerms(prefix: string, limit: number): string[] {
-    const key = `${limit}:${prefix}`
-    let out = this.prefixCache.get(key)
-    if (out === undefined) {
-      out = boundedPrefixTerms({ readers: this.segments.map((s) => s.reader), df: (t) => this.df(t) }, prefix, limit)
-      if (this.prefixCache.size >= PREFIX_CACHE_MAX) this.prefixCache.clear()
-      this.prefixCache.set(key, out)
-    }
+    const out = memo(this.prefixCache, PREFIX_CACHE_MAX, `${limit}:${prefix}`, () =>
+      boundedPrefixTerms({ readers: this.segments.map((s) => s.reader), df: (t) => this.df(t) }, prefix, limit),
+    )
     return out.slice()
   }
 
@@ -238,34 +232,27 @@ export class IndexView implements Vocabulary {
    * completions every keystroke reuses.
    */
   fuzzyPrefixTerms(prefix: string): string[] {
-    let out = this.fuzzyPrefixCache.get(prefix)
-    if (out === undefined) {
+    const out = memo(this.fuzzyPrefixCache, FUZZY_CACHE_MAX, prefix, () => {
       const source = { readers: this.segments.map((s) => s.reader), df: (t: string) => this.df(t) }
-      out = fuzzyPrefixCompletions(prefix, (v) => boundedPrefixTerms(source, v, MAX_PREFIX_EXPANSIONS), source.df)
-      if (this.fuzzyPrefixCache.size >= FUZZY_CACHE_MAX) this.fuzzyPrefixCache.clear()
-      this.fuzzyPrefixCache.set(prefix, out)
-    }
+      return fuzzyPrefixCompletions(prefix, (v) => boundedPrefixTerms(source, v, MAX_PREFIX_EXPANSIONS), source.df)
+    })
     return out.slice()
   }
 
   /** Typo neighbours among digit-free vocabulary terms (see ReaderStatics.wordTerms); cached per generation (the scans per reader). */
   fuzzyTerms(term: string, maxEdits: number): { term: string; distance: number }[] {
-    const key = `${maxEdits}:${term}`
-    const cached = this.fuzzyCache.get(key)
-    if (cached !== undefined) return cached
-    const best = new Map<string, number>()
-    for (const s of this.segments) {
-      for (const n of s.statics.typoNeighbours(term, maxEdits)) {
-        const cur = best.get(n.term)
-        if (cur === undefined || n.distance < cur) best.set(n.term, n.distance)
+    return memo(this.fuzzyCache, FUZZY_CACHE_MAX, `${maxEdits}:${term}`, () => {
+      const best = new Map<string, number>()
+      for (const s of this.segments) {
+        for (const n of s.statics.typoNeighbours(term, maxEdits)) {
+          const cur = best.get(n.term)
+          if (cur === undefined || n.distance < cur) best.set(n.term, n.distance)
+        }
       }
-    }
-    const out = [...best]
-      .filter(([t]) => this.df(t) > 0)
-      .map(([t, distance]) => ({ term: t, distance }))
-      .sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
-    if (this.fuzzyCache.size >= FUZZY_CACHE_MAX) this.fuzzyCache.clear()
-    this.fuzzyCache.set(key, out)
-    return out
+      return [...best]
+        .filter(([t]) => this.df(t) > 0)
+        .map(([t, distance]) => ({ term: t, distance }))
+        .sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
+    })
   }
 }
