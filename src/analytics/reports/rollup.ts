@@ -78,7 +78,11 @@ export class Rollup {
       lo = Math.min(lo, span.startAt)
       hi = Math.max(hi, span.endAt)
     }
-    const events = group.clientId === null ? group.events : clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
+    // With no stored session near, the batch holds every event of the key in [lo, hi]: an earlier
+    // one would have been rolled up into a session touching this span, and a later one (written
+    // after this batch was read) is rolled up with its own batch. Most served searches start a
+    // session, so this skips a read and a JSON parse of the client's events for most of them.
+    const events = group.clientId === null || spans.length === 0 ? group.events : clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
     const sessions = splitSessions(events).map((session) => summarizeSession(group.key, session))
     // The common case, one stored session grown by the new events: its differences are written in place.
     if (spans.length === 1 && sessions.length === 1 && this.reports.replaceSession(spans[0]!.id, sessions[0]!)) return
