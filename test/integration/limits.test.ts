@@ -142,13 +142,13 @@ describe('methods and paths', () => {
 })
 
 describe('response compression', () => {
-  const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync }
+  const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync, zstd: (bytes: Uint8Array) => Bun.zstdDecompressSync(bytes) }
 
-  test('gzip, br and deflate are applied when asked, and decode to the same JSON', async () => {
+  test('gzip, br, deflate and zstd are applied when asked, and decode to the same JSON', async () => {
     const objects = Array.from({ length: 40 }, (_, i) => item(`z${i}`, { description: 'compressible text '.repeat(5) }))
     await s.signed(TRACKER_B, 'POST', '/v1/content', { body: { objects } })
     const plain = await (await s.signed(TRACKER_B, 'GET', '/v1/content_export?size=40')).json() as { objects: unknown[] }
-    for (const encoding of ['gzip', 'br', 'deflate'] as const) {
+    for (const encoding of ['gzip', 'br', 'deflate', 'zstd'] as const) {
       // fetch() would transparently decode, so read the raw bytes with decompression turned off.
       const response = await s.signed(TRACKER_B, 'GET', '/v1/content_export?size=40', { headers: { 'accept-encoding': encoding } })
       expect(response.headers.get('content-encoding')).toBe(encoding)
@@ -161,11 +161,16 @@ describe('response compression', () => {
 
   test('q-values decide; identity when nothing acceptable is offered', async () => {
     const { chooseEncoding } = await import('../../src/http/compression.ts')
-    expect(chooseEncoding('gzip, deflate, br')).toBe('br')
-    expect(chooseEncoding('gzip;q=1, br;q=0.5')).toBe('gzip')
+    // Ties go to the cheapest encoding to compute: zstd, then gzip, then br.
+    expect(chooseEncoding('gzip, deflate, br')).toBe('gzip')
+    expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('zstd')
+    expect(chooseEncoding('br, deflate')).toBe('br')
+    expect(chooseEncoding('gzip;q=0.5, br;q=1')).toBe('br')
     expect(chooseEncoding('br;q=0, gzip;q=0')).toBe(null)
     expect(chooseEncoding('identity')).toBe(null)
-    expect(chooseEncoding('*')).toBe('br')
+    // A wildcard means what every client decodes: never zstd unless named.
+    expect(chooseEncoding('*')).toBe('gzip')
+    expect(chooseEncoding('*;q=0.5, zstd;q=0.1')).toBe('gzip')
     expect(chooseEncoding(null)).toBe(null)
   })
 
