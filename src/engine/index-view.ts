@@ -5,9 +5,9 @@
  * index is segmented. Immutable after construction; lazy caches only.
  */
 import { Bitmap, BitmapCursor, CURSOR_END, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
-import { fuzzyPrefixCompletions, MAX_PREFIX_EXPANSIONS, type FieldSchema, type Vocabulary } from '@/query/index.ts'
+import { fuzzyPrefixVariants, MAX_PREFIX_EXPANSIONS, type FieldSchema, type Vocabulary } from '@/query/index.ts'
 import { stem, stemFamily } from '@/text/index.ts'
-import { boundedPrefixTerms } from './prefix-terms.ts'
+import { boundedPrefixTerms, boundedVariantTerms } from './prefix-terms.ts'
 import { readerStatics, type ReaderStatics } from './reader-statics.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
@@ -226,15 +226,11 @@ export class IndexView implements Vocabulary {
     return out.slice()
   }
 
-  /**
-   * Completions of a typed prefix's 1-edit variants, cached per generation by the prefix. The
-   * variants' own lookups bypass the prefix cache: ~300 of them per prefix would evict the
-   * completions every keystroke reuses.
-   */
+  /** Completions of a typed prefix's 1-edit variants (prefix-terms.ts), cached per generation by the prefix. */
   fuzzyPrefixTerms(prefix: string): string[] {
     const out = memo(this.fuzzyPrefixCache, FUZZY_CACHE_MAX, prefix, () => {
       const source = { readers: this.segments.map((s) => s.reader), df: (t: string) => this.df(t) }
-      return fuzzyPrefixCompletions(prefix, (v) => boundedPrefixTerms(source, v, MAX_PREFIX_EXPANSIONS), source.df)
+      return boundedVariantTerms(source, prefix, fuzzyPrefixVariants(prefix), MAX_PREFIX_EXPANSIONS)
     })
     return out.slice()
   }

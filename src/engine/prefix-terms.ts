@@ -22,8 +22,8 @@ export interface PrefixSource {
 
 const byDfThenTerm = (df: (t: string) => number) => (a: string, b: string) => df(b) - df(a) || (a < b ? -1 : a > b ? 1 : 0)
 
-/** Ords of the `limit` largest raw dfs in [lo, hi) (ties: lower ord), via a size-limit min-heap. */
-function topOrds(df: Uint32Array, lo: number, hi: number, limit: number): number[] {
+/** Ords of the `limit` largest raw dfs in the ranges (ties: lower ord), via a size-limit min-heap. */
+function topOrds(df: Uint32Array, ranges: readonly Range[], limit: number): number[] {
   const heap: number[] = []
   // Heap order: smaller df first; on equal df the higher ord is the weaker one.
   const weaker = (a: number, b: number) => df[a]! < df[b]! || (df[a] === df[b] && a > b)
@@ -41,7 +41,7 @@ function topOrds(df: Uint32Array, lo: number, hi: number, limit: number): number
       i = m
     }
   }
-  for (let ord = lo; ord < hi; ord++) {
+  for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) {
     if (heap.length < limit) {
       heap.push(ord)
       for (let i = heap.length - 1; i > 0; ) {
@@ -60,7 +60,39 @@ function topOrds(df: Uint32Array, lo: number, hi: number, limit: number): number
   return heap
 }
 
-export function boundedPrefixTerms(src: PrefixSource, prefix: string, limit: number): string[] {
+/** Ords [lo, hi) of a segment's sorted terms. */
+type Range = [number, number]
+
+/** The sorted, disjoint ord ranges of `terms` starting with one of `prefixes` and not with `exclude`. */
+function rangesOf(terms: readonly string[], prefixes: readonly string[], exclude: string | null): Range[] {
+  const found = prefixes.map((p) => prefixRange(terms, p)).filter(([lo, hi]) => hi > lo)
+  found.sort((a, b) => a[0] - b[0])
+  // A variant's range may hold another's ("spea" holds "speak"): merge overlapping ranges.
+  const merged: Range[] = []
+  for (const [lo, hi] of found) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && lo <= last[1]) last[1] = Math.max(last[1], hi)
+    else merged.push([lo, hi])
+  }
+  if (exclude === null) return merged
+  const [xlo, xhi] = prefixRange(terms, exclude)
+  if (xhi <= xlo) return merged
+  const out: Range[] = []
+  for (const [lo, hi] of merged) {
+    if (hi <= xlo || lo >= xhi) out.push([lo, hi])
+    else {
+      if (lo < xlo) out.push([lo, xlo])
+      if (hi > xhi) out.push([xhi, hi])
+    }
+  }
+  return out
+}
+
+/**
+ * The `limit` terms of highest alive df (ties: term order) that start with one of `prefixes` and
+ * not with `exclude`, by the bound described above.
+ */
+function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: string | null, limit: number): string[] {
   const readers = src.readers
   if (readers.length === 0 || limit <= 0) return []
   let big = readers[0]!
@@ -68,26 +100,39 @@ export function boundedPrefixTerms(src: PrefixSource, prefix: string, limit: num
   let rest = 0
   for (const r of readers) if (r !== big) rest += r.numDocs
   const terms = big.terms()
-  const [lo, hi] = prefixRange(terms, prefix)
+  const ranges = rangesOf(terms, prefixes, exclude)
+  const df = big.termDf
   // θ: the smallest exact df among the big segment's `limit` best terms (0 when it has fewer).
   let theta = 0
-  if (hi - lo >= limit) {
+  if (ranges.reduce((n, [lo, hi]) => n + hi - lo, 0) >= limit) {
     theta = Infinity
-    for (const ord of topOrds(big.termDf, lo, hi, limit)) theta = Math.min(theta, src.df(terms[ord]!))
+    for (const ord of topOrds(df, ranges, limit)) theta = Math.min(theta, src.df(terms[ord]!))
   }
   const out = new Set<string>()
-  const df = big.termDf
-  for (let ord = lo; ord < hi; ord++) if (df[ord]! + rest >= theta) out.add(terms[ord]!)
+  for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) if (df[ord]! + rest >= theta) out.add(terms[ord]!)
   // Terms absent from the big segment are bounded by `rest`.
   if (rest >= theta) {
     for (const r of readers) {
       if (r === big) continue
       const ts = r.terms()
-      const [a, b] = prefixRange(ts, prefix)
-      for (let i = a; i < b; i++) out.add(ts[i]!)
+      for (const [a, b] of rangesOf(ts, prefixes, exclude)) for (let i = a; i < b; i++) out.add(ts[i]!)
     }
   }
   const list = [...out].filter((t) => src.df(t) > 0)
   list.sort(byDfThenTerm((t) => src.df(t)))
   return list.slice(0, limit)
+}
+
+export function boundedPrefixTerms(src: PrefixSource, prefix: string, limit: number): string[] {
+  return boundedTerms(src, [prefix], null, limit)
+}
+
+/**
+ * A typed prefix's typo completions (fuzzyPrefixCompletions in query/expand.ts): the `limit` terms
+ * of highest df starting with one of its 1-edit variants and not with the prefix itself, under one
+ * bound over the union of the variants' ranges. Bounding each of the ~250 variants on its own took
+ * 5–8 ms for a 4-letter prefix at 1M objects (a θ of exact dfs per variant).
+ */
+export function boundedVariantTerms(src: PrefixSource, prefix: string, variants: readonly string[], limit: number): string[] {
+  return boundedTerms(src, variants, prefix, limit)
 }

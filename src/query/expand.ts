@@ -149,13 +149,10 @@ export function splitCompound(term: string, vocab: Pick<Vocabulary, 'df'>): { pa
 const TYPO_LETTERS = 'abcdefghijklmnopqrstuvwxyz'
 
 /**
- * Completions of the prefix's 1-edit variants (deletion, substitution, insertion, transposition)
- * of at least 4 characters, highest df first, at most MAX_PREFIX_EXPANSIONS: terms a prefix of
- * which is one edit from what was typed. Shorter variants would complete to most of the catalog.
- * `prefixTerms(v)` gives a variant's completions (highest df first, at most MAX_PREFIX_EXPANSIONS);
- * a Vocabulary caches the result per prefix, not per variant (a prefix has ~300 variants).
+ * The 1-edit variants (deletion, substitution, insertion, transposition) of a typed prefix that are
+ * at least 4 characters long: shorter variants would complete to most of the catalog.
  */
-export function fuzzyPrefixCompletions(prefix: string, prefixTerms: (variant: string) => string[], df: (term: string) => number): string[] {
+export function fuzzyPrefixVariants(prefix: string): string[] {
   const variants = new Set<string>()
   const n = prefix.length
   for (let i = 0; i <= n; i++) {
@@ -168,12 +165,23 @@ export function fuzzyPrefixCompletions(prefix: string, prefixTerms: (variant: st
     }
   }
   variants.delete(prefix)
-  const found = new Set<string>()
-  for (const v of variants) {
-    if (v.length < 4) continue
-    for (const t of prefixTerms(v)) if (!t.startsWith(prefix)) found.add(t)
+  return [...variants].filter((v) => v.length >= 4)
+}
+
+/**
+ * Completions of the prefix's 1-edit variants: the MAX_PREFIX_EXPANSIONS terms of highest df (ties:
+ * term order) that start with a variant (fuzzyPrefixVariants) and not with the prefix as typed.
+ * The definition, for a small vocabulary: `terms` lists every term (any order). The engine
+ * selects the same terms by a df bound (prefix-terms.ts) without reading every variant's range.
+ */
+export function fuzzyPrefixCompletions(prefix: string, terms: Iterable<string>, df: (term: string) => number): string[] {
+  const variants = fuzzyPrefixVariants(prefix)
+  const found: string[] = []
+  for (const t of terms) {
+    if (t.startsWith(prefix) || df(t) === 0) continue
+    if (variants.some((v) => t.startsWith(v))) found.push(t)
   }
-  return [...found].sort((a, b) => df(b) - df(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_PREFIX_EXPANSIONS)
+  return found.sort((a, b) => df(b) - df(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_PREFIX_EXPANSIONS)
 }
 
 /** True when `full` (planned with typos for known words) matches more terms than `strict`. */

@@ -8,7 +8,7 @@
 import type { CatalogObject } from '@/shared/catalog-object.ts'
 import { flattenObject, PATH_SEPARATOR, type FlatDoc } from '@/index/index.ts'
 import { relaxApplies, relaxMinWords, RELAX_MAX_TIER_DOCS } from '@/engine/relax.ts'
-import { fuzzyPrefixCompletions, haversineKm, MAX_PREFIX_EXPANSIONS, parseQueryText, planLeaf, planWords, resolveField, TYPO_RETRY_BELOW, type FieldSchema, type FilterContext, type FilterNode, type LeafPlan, type Vocabulary, type WordPlan } from '@/query/index.ts'
+import { fuzzyPrefixCompletions, haversineKm, parseQueryText, planLeaf, planWords, resolveField, TYPO_RETRY_BELOW, type FieldSchema, type FilterContext, type FilterNode, type LeafPlan, type Vocabulary, type WordPlan } from '@/query/index.ts'
 import { analyze, stem } from '@/text/index.ts'
 import type { EngineSearchRequest } from '@/engine/index.ts'
 
@@ -91,7 +91,7 @@ export class ReferenceIndex implements Vocabulary {
   }
 
   fuzzyPrefixTerms(prefix: string): string[] {
-    return fuzzyPrefixCompletions(prefix, (v) => this.prefixTerms(v, MAX_PREFIX_EXPANSIONS), (t) => this.df(t))
+    return fuzzyPrefixCompletions(prefix, this.vocabulary(), (t) => this.df(t))
   }
 
   fuzzyTerms(term: string, maxEdits: number): { term: string; distance: number }[] {

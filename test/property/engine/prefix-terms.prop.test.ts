@@ -4,6 +4,8 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createEngine } from '@/engine/index.ts'
+import { boundedVariantTerms } from '@/engine/prefix-terms.ts'
+import { fuzzyPrefixCompletions, fuzzyPrefixVariants } from '@/query/index.ts'
 import { IndexWriter } from '@/index/index.ts'
 import { obj } from '../../support/corpus.ts'
 import { ReferenceIndex } from '../../support/reference-search.ts'
@@ -11,6 +13,8 @@ import { ReferenceIndex } from '../../support/reference-search.ts'
 // Words sharing prefixes ("s", "sh", "sho", "ru", ...) with skewed frequencies.
 const WORDS = ['shoe', 'shoes', 'shop', 'short', 'shorts', 'ship', 'sofa', 'soft', 'run', 'runner', 'running', 'rust', 's1', 's20', 'red', 'road']
 const PREFIXES = ['s', 'sh', 'sho', 'so', 'r', 'ru', 'run', 'x', 'shoes']
+// Typed prefixes whose 1-edit variants start other words ("shor" → shoe, shop, ship; "rusn" → runs, rust).
+const TYPO_PREFIXES = ['shor', 'shoe', 'shoes', 'runn', 'rust', 'rusn', 'soft', 'sofq', 'ship', 'road']
 
 const docArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '))
 const scenarioArb = fc.record({
@@ -22,7 +26,7 @@ const scenarioArb = fc.record({
 })
 
 describe('prefix expansion', () => {
-  test('equals the reference: highest alive df first, then term order, at most limit', () => {
+  test('equals the reference: highest alive df first, then term order, at most limit (plain and typo completions)', () => {
     fc.assert(
       fc.property(scenarioArb, ({ titles, chunks, deletes, rewrites, limit }) => {
         const alive = new Map(titles.map((t, i) => [`o${i}`, t]))
@@ -46,6 +50,14 @@ describe('prefix expansion', () => {
         const engine = createEngine(w.segments())
         const ref = new ReferenceIndex([...alive].map(([id, title]) => obj(id, { title })))
         for (const p of PREFIXES) expect(engine.view.prefixTerms(p, limit)).toEqual(ref.prefixTerms(p, limit))
+        // Typo completions: one df bound over the union of the variants' ranges, less the typed prefix's own.
+        const source = { readers: engine.view.segments.map((s) => s.reader), df: (t: string) => engine.view.df(t) }
+        const vocabulary = [...new Set([...alive.values()].flatMap((t) => t.split(' ')))]
+        for (const p of TYPO_PREFIXES) {
+          const expected = fuzzyPrefixCompletions(p, vocabulary, (t) => ref.df(t)).slice(0, limit)
+          expect(boundedVariantTerms(source, p, fuzzyPrefixVariants(p), limit)).toEqual(expected)
+          expect(engine.view.fuzzyPrefixTerms(p)).toEqual(ref.fuzzyPrefixTerms(p))
+        }
       }),
     )
   })
