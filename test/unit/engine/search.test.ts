@@ -125,6 +125,20 @@ describe('ranking', () => {
     expect(ids(e, { q: 'SM-S918B' })).toEqual(['c'])
     expect(ids(e, { q: 's918b' })).toEqual(['c'])
   })
+
+  test('a code\'s parts side by side in the title outrank the same parts apart', () => {
+    const e = buildEngine([obj('apart', { title: 'PS/2 KVM switch with 4 ports' }), obj('together', { title: 'Charging dock for PS 4 controllers with cable' })])
+    // Both have "ps" and "4"; only one names a PS4 (scattered parts score half).
+    expect(ids(e, { q: 'ps4' })).toEqual(['together', 'apart'])
+  })
+
+  test('a word in title and brand outranks one repeated in a long attribute list', () => {
+    const list = Array.from({ length: 30 }, (_, i) => `A${1000 + i} (Dell)`).join('; ')
+    const e = buildEngine([obj('memory', { title: 'Memory module 2GB DDR2', compatibility: list }), obj('fuser', { title: 'Dell fuser', brand: 'Dell' }), obj('other', { title: 'Toner', brand: 'Acme' })])
+    // Each text group saturates on its own: thirty mentions in one attribute list do not beat the
+    // brand's own product, which names it in two groups.
+    expect(ids(e, { q: 'dell' })).toEqual(['fuser', 'memory'])
+  })
 })
 
 describe('highlight terms', () => {
