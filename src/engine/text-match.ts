@@ -26,13 +26,15 @@ import type { IndexView, SegmentState } from './index-view.ts'
 /** Docs of one term in a segment (a cached view: never mutate), or null when the segment lacks it. */
 /**
  * The weight of one expansion of a word: its match weight times its idf, where the idf never
- * exceeds the typed word's own. A rarer form of a common word ("notebooks" in 11 products beside
- * "notebook" in 718) would otherwise outscore the word itself, so accessories named in the plural
- * would outrank the products the shopper asked for.
+ * exceeds that of the word's most common form (as typed or a same-stem sibling). A rarer form of
+ * a common word ("notebooks" in 11 products beside "notebook" in 718) would otherwise outscore the
+ * word itself, so accessories named in the plural would outrank the products the shopper asked
+ * for; and a word typed in its rarer form ("batteries") would rank the products named in the
+ * common one ("battery") far below those repeating the typed form. Singular and plural are one
+ * word to a shopper: they share one idf, and only the match weight tells them apart.
  */
 export function expansionWeight(view: IndexView, word: WordPlan, e: Expansion): number {
-  const typedDf = view.df(word.word.term)
-  return e.weight * idf(view.numDocs, Math.max(view.df(e.term), typedDf))
+  return e.weight * idf(view.numDocs, Math.max(view.df(e.term), word.formsDf))
 }
 
 function termDocs(r: SegmentReader, term: string): Bitmap | null {

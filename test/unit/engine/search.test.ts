@@ -102,6 +102,14 @@ describe('ranking', () => {
     expect(ids(e, { q: 'notebook' }).at(-1)).toBe('sleeve')
   })
 
+  test('a word typed in its rare form shares the idf of its common form', () => {
+    const batteries = [1, 2, 3, 4, 5].map((i) => obj(`b${i}`, { title: `Battery AA pack ${i}` }))
+    const e = buildEngine([obj('torch', { title: 'Torch with batteries and strap' }), ...batteries, obj('x', { title: 'Lamp' })])
+    // "batteries" is in one doc, "battery" in five: with the rare form's own idf, a torch sold
+    // with batteries outranked every product titled "Battery".
+    expect(ids(e, { q: 'batteries' }).at(-1)).toBe('torch')
+  })
+
   test('a typo match ranks below an exact match; stems slightly below exact', () => {
     const e = buildEngine([obj('typo', { title: 'Lamb' }), obj('exact', { title: 'Lamp' }), obj('plural', { title: 'Lamps' })])
     expect(ids(e, { q: 'lamp' })).toEqual(['exact', 'plural', 'typo'])
