@@ -7,7 +7,8 @@
  * stopword: "wireless thermostat without c wire" asks for thermostats and says what they must not
  * need, so requiring (and scoring) "c" and "wire" would favour exactly the products the shopper
  * rules out. The negated words are not held against a product either: its text may name them to
- * say it lacks them ("gelatin free", "tools not included").
+ * say it lacks them ("gelatin free", "tools not included"); a title saying so outright ranks higher
+ * (engine/negation-match.ts).
  */
 import { analyzeQuery, STOPWORDS } from '@/text/index.ts'
 
@@ -21,6 +22,8 @@ export interface QueryWord {
   parts: string[]
   /** True when the word is dropped from matching: a stopword beside other words, or a negated word. */
   isOptional: boolean
+  /** True for a word after a negation ("without X": X), optional in matching. */
+  isNegated: boolean
 }
 
 /** A parsed query. */
@@ -42,12 +45,17 @@ export function parseQueryText(q: string): ParsedQuery {
         if (last !== undefined && last.piece === pi) last.parts.push(t.term)
         continue
       }
-      words.push({ piece: pi, term: t.term, parts: [], isOptional: false })
+      words.push({ piece: pi, term: t.term, parts: [], isOptional: false, isNegated: false })
     }
   })
   if (words.some((w) => !STOPWORDS.has(w.term))) for (const w of words) w.isOptional = STOPWORDS.has(w.term)
   const negation = words.findIndex((w) => NEGATIONS.has(w.term))
-  if (negation > 0 && words.slice(0, negation).some((w) => !STOPWORDS.has(w.term))) for (const w of words.slice(negation)) w.isOptional = true
+  if (negation > 0 && words.slice(0, negation).some((w) => !STOPWORDS.has(w.term))) {
+    words.slice(negation).forEach((w, i) => {
+      w.isOptional = true
+      w.isNegated = i > 0
+    })
+  }
   return { pieces, words }
 }
 

@@ -102,6 +102,13 @@ describe('ranking', () => {
     expect(ids(e, { q: 'notebook' }).at(-1)).toBe('sleeve')
   })
 
+  test('a negated word is not required; a title stating the negation ranks first', () => {
+    const e = buildEngine([obj('with', { title: 'Brown leather belt with buckle' }), obj('plain', { title: 'Brown leather belt' }), obj('free', { title: 'Brown leather belt, buckle-free' }), obj('none', { title: 'Brown leather belt, no buckle' })])
+    // "buckle" neither matches nor scores: the plain belt outranks the one with a buckle (shorter
+    // title); the two saying they have none come first.
+    expect(ids(e, { q: 'brown belt without buckle' })).toEqual(['free', 'none', 'plain', 'with'])
+  })
+
   test('a word typed in its rare form shares the idf of its common form', () => {
     const batteries = [1, 2, 3, 4, 5].map((i) => obj(`b${i}`, { title: `Battery AA pack ${i}` }))
     const e = buildEngine([obj('torch', { title: 'Torch with batteries and strap' }), ...batteries, obj('x', { title: 'Lamp' })])
