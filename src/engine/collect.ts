@@ -18,6 +18,7 @@ import type { SortPlan } from './sort-keys.ts'
 import { pruneCandidates } from './candidate-prune.ts'
 import { tierPrimary } from './relax.ts'
 import { scoreHits } from './text-match.ts'
+import { applyNegation, NEGATION_MET_FACTOR, type NegationPlan } from './negation-match.ts'
 import type { EngineHit, EngineSearchRequest } from './types.ts'
 
 /** What the collect step needs of one segment. */
@@ -33,6 +34,7 @@ interface Scoring {
   view: IndexView
   req: EngineSearchRequest
   words: readonly WordPlan[]
+  negation: NegationPlan | null
   sortPlan: SortPlan | null
   prefer: readonly (LeafPlan | null)[]
   topK: TopK
@@ -86,11 +88,11 @@ function signalBound(seg: SegmentState, req: EngineSearchRequest, signals: Signa
  * @returns the window's hits and, per hit, whether all words matched exactly (before the
  * engine's correction rule).
  */
-export function collectWindow(view: IndexView, runs: readonly CollectInput[], req: EngineSearchRequest, words: readonly WordPlan[], sortPlan: SortPlan | null, prefer: readonly (LeafPlan | null)[], topK: TopK): { hits: EngineHit[]; exactByHit: boolean[] } {
+export function collectWindow(view: IndexView, runs: readonly CollectInput[], req: EngineSearchRequest, words: readonly WordPlan[], negation: NegationPlan | null, sortPlan: SortPlan | null, prefer: readonly (LeafPlan | null)[], topK: TopK): { hits: EngineHit[]; exactByHit: boolean[] } {
   const k = Math.max(0, req.from) + Math.max(0, req.size)
   topK.reset(k)
   const hasPrefer = prefer.some((p) => p !== null)
-  const scoring: Scoring = { view, req, words, sortPlan, prefer, topK, k }
+  const scoring: Scoring = { view, req, words, negation: words.length > 0 ? negation : null, sortPlan, prefer, topK, k }
   for (const run of runs) {
     const seg = run.seg
     const signals = signalColumns(seg, req)
@@ -159,8 +161,10 @@ function rankListing(run: CollectInput, sc: Scoring, signals: SignalColumns): vo
 function baseScores(run: CollectInput, hits: Bitmap, docs: Uint32Array, sc: Scoring): void {
   const h = docs.length
   const scores = scratch.scores
-  if (sc.words.length > 0) scoreHits(sc.view, run.seg, sc.words, hits, docs, scores, scratch.exact)
-  else {
+  if (sc.words.length > 0) {
+    scoreHits(sc.view, run.seg, sc.words, hits, docs, scores, scratch.exact)
+    if (sc.negation !== null) applyNegation(run.seg.reader, sc.negation, docs, scores)
+  } else {
     scores.fill(1, 0, h)
     scratch.exact.fill(0, 0, h)
   }
@@ -182,7 +186,9 @@ function rankRelevance(run: CollectInput, tierHits: Bitmap, tier: number, sc: Sc
   if (tierHits.size === 0 || sc.k === 0) return
   const withSignals = hasSignals(signals)
   const bound = withSignals ? signalBound(run.seg, sc.req, signals) : 1
-  const preferBound = sc.prefer.reduce((f, p) => (p === null ? f : f * PREFER_FACTOR), 1)
+  // The negation factor (negation-match.ts) is one more factor pruning bounds the text score by.
+  // The negation factor (negation-match.ts) is one more factor pruning must bound the text score by.
+  const preferBound = sc.prefer.reduce((f, p) => (p === null ? f : f * PREFER_FACTOR), sc.negation === null ? 1 : NEGATION_MET_FACTOR)
   const exactScores = (docs: Uint32Array, out: Float64Array): void => {
     scratch.ensure(docs.length)
     baseScores(run, Bitmap.fromSorted(docs), docs, sc)

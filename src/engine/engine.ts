@@ -35,6 +35,7 @@ import {
 } from '@/query/index.ts'
 import { TopK } from '@/rank/index.ts'
 import { collectWindow } from './collect.ts'
+import { planNegation } from './negation-match.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
 import { IndexView, type EngineSegment, type SegmentState } from './index-view.ts'
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
@@ -194,7 +195,7 @@ export class Engine {
     let totalHits = 0
     for (const run of runs) totalHits += run.hits.size
 
-    const { hits, exactByHit } = collectWindow(view, runs, req, outcome.active, sortPlan, prefer, this.topK)
+    const { hits, exactByHit } = collectWindow(view, runs, req, outcome.active, planNegation(parsed, view), sortPlan, prefer, this.topK)
     docsPool.reset()
     // Without text, `fixed` depends only on these (the active windows through their next change).
     const fixedKey = outcome.active.length === 0

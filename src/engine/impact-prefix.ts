@@ -8,8 +8,8 @@
  * A prefix is computed on first use, once per segment and term, under the request's BM25F table
  * (average lengths are a generation's, so they drift as the catalog changes). Later requests under
  * another table scale every stored score by ρ = max over groups and norm values of f₁/f₀ (at least
- * 1): a tf score is sat(Σ_g tf_g·f_g(len_g)) with sat concave and sat(0) = 0, so
- * sat(Σ tf·f₁) ≤ sat(ρ·Σ tf·f₀) ≤ ρ·sat(Σ tf·f₀). The stored order is then only a walking order;
+ * 1): a tf score is Σ_g s_g·sat(tf_g·f_g(len_g)) with sat concave and sat(0) = 0, so per group
+ * sat(tf·f₁) ≤ sat(ρ·tf·f₀) ≤ ρ·sat(tf·f₀), and so for the sum. The stored order is then only a walking order;
  * every visited posting is scored exactly, under the request's table, by the caller.
  */
 import { BitmapCursor, CLASS_STRIDE, type SegmentReader } from '@/index/index.ts'

@@ -13,6 +13,9 @@
  *   exactMask[i]           bit w: word w matched without a typo
  *   titleLen[i]            the hit's title length (read with its norms on the first visit)
  *
+ * A word's all-parts alternative scores the sum of its parts' scores, halved when the parts do not
+ * follow each other in the title (SCATTERED_PARTS_FACTOR).
+ *
  * The text score is Σ_w wordScore (query order) × the text bonuses. Nothing allocates per doc.
  */
 import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
@@ -23,13 +26,15 @@ import type { IndexView, SegmentState } from './index-view.ts'
 /** Docs of one term in a segment (a cached view: never mutate), or null when the segment lacks it. */
 /**
  * The weight of one expansion of a word: its match weight times its idf, where the idf never
- * exceeds the typed word's own. A rarer form of a common word ("notebooks" in 11 products beside
- * "notebook" in 718) would otherwise outscore the word itself, so accessories named in the plural
- * would outrank the products the shopper asked for.
+ * exceeds that of the word's most common form (as typed or a same-stem sibling). A rarer form of
+ * a common word ("notebooks" in 11 products beside "notebook" in 718) would otherwise outscore the
+ * word itself, so accessories named in the plural would outrank the products the shopper asked
+ * for; and a word typed in its rarer form ("batteries") would rank the products named in the
+ * common one ("battery") far below those repeating the typed form. Singular and plural are one
+ * word to a shopper: they share one idf, and only the match weight tells them apart.
  */
 export function expansionWeight(view: IndexView, word: WordPlan, e: Expansion): number {
-  const typedDf = view.df(word.word.term)
-  return e.weight * idf(view.numDocs, Math.max(view.df(e.term), typedDf))
+  return e.weight * idf(view.numDocs, Math.max(view.df(e.term), word.formsDf))
 }
 
 function termDocs(r: SegmentReader, term: string): Bitmap | null {
@@ -69,6 +74,7 @@ class Scratch {
   partScore = new Float64Array(0)
   partCount = new Uint8Array(0)
   partMask = new Uint32Array(0)
+  partChain = new Uint32Array(0)
   touched = new Uint32Array(0)
   titleLen = new Uint8Array(0)
 
@@ -83,6 +89,7 @@ class Scratch {
       this.partScore = new Float64Array(hits)
       this.partCount = new Uint8Array(hits)
       this.partMask = new Uint32Array(hits)
+      this.partChain = new Uint32Array(hits)
       this.touched = new Uint32Array(hits)
       this.titleLen = new Uint8Array(hits)
     }
@@ -98,6 +105,15 @@ const termCursor = new BitmapCursor()
 
 const bm25 = new Bm25fTable()
 
+/**
+ * The parts of a word ("ps4" → "ps" + "4") met apart rather than side by side in the title (at the
+ * same position, as the parts of one indexed token, or at consecutive ones) score at this share:
+ * "PS/2 KVM switch, 4 ports" has both parts but does not name a PS4, and without positions outside
+ * the title, parts met there cannot be told apart from such a doc. Half credit: still a match (no
+ * hit is lost), below the docs that name the word whole.
+ */
+export const SCATTERED_PARTS_FACTOR = 0.5
+
 // How the current term's entries feed the accumulators (set per term, read by visitEntry):
 // module state rather than arguments keeps the per-entry call to three numbers.
 let termReader: SegmentReader | null = null
@@ -106,6 +122,8 @@ let termWeight = 0
 let termWord = -1
 let numWords = 0
 let termExactBit = 0
+/** Index of the part being visited (parts are visited in query order). */
+let termPart = 0
 /** Part slots touched so far (listed in `scratch.touched`). */
 let numTouched = 0
 /** Parts of word `partsWord`: a slot whose word score already reaches `partsBound` cannot gain from them. */
@@ -131,6 +149,12 @@ function visitEntry(slot: number, entry: number, doc: number): void {
   }
   const partCount = scratch.partCount
   if (partCount[slot] === 0) scratch.touched[numTouched++] = slot
+  // Title positions where parts 0..termPart follow each other (a part at the same position as the
+  // one before, as the parts of one indexed token, or at the next one).
+  if (partCount[slot] === termPart) {
+    const chain = scratch.partChain
+    chain[slot] = termPart === 0 ? mask : (chain[slot]! | (chain[slot]! << 1)) & mask
+  }
   partCount[slot]!++
   scratch.partMask[slot]! |= mask
   // The parts' sum is only kept when it beats the word score: skip the norms when it cannot.
@@ -217,18 +241,21 @@ function scoreParts(view: IndexView, r: SegmentReader, parts: readonly string[],
   partsBound = weights.reduce((sum, x) => sum + x * (BM25_K1 + 1), 0) * (1 + 1e-9)
   for (let i = 0; i < ords.length; i++) {
     termWeight = weights[i]!
+    termPart = i
     visitTerm(r, ords[i]!, hits, hitDocs)
   }
-  const { partScore, partCount, partMask, touched, wordScore, titleMask, exactMask } = scratch
+  const { partScore, partCount, partMask, partChain, touched, wordScore, titleMask, exactMask } = scratch
   for (let t = 0; t < numTouched; t++) {
     const s = touched[t]!
     if (partCount[s] === parts.length) {
       const k = s * W + w
-      if (partScore[s]! > wordScore[k]!) wordScore[k] = partScore[s]!
+      const score = partChain[s] !== 0 ? partScore[s]! : partScore[s]! * SCATTERED_PARTS_FACTOR
+      if (score > wordScore[k]!) wordScore[k] = score
       titleMask[k]! |= partMask[s]!
       exactMask[s]! |= 1 << w
     }
     partScore[s] = 0
+    partChain[s] = 0
     partCount[s] = 0
     partMask[s] = 0
   }

@@ -2,7 +2,7 @@
  * Word expansion: each query word → the vocabulary terms it matches, each with a weight.
  *
  *   exact term              1.00   counts as an exact match
- *   same stem ("shoe")      0.90   counts as an exact match (plural folding, not a correction)
+ *   same stem ("shoe")      0.95   counts as an exact match (plural folding, not a correction)
  *   all parts ("32"+"gb")   0.85   counts as an exact match (also a split compound: "smartwatch")
  *   prefix (last word)      0.80   counts as an exact match (the user is still typing)
  *   1 edit (typo)           0.60   fuzzy: 4+ chars (never for terms with a digit)
@@ -36,7 +36,7 @@ export interface Vocabulary {
 }
 
 /** Match weights by kind (see the table above). */
-export const MATCH_WEIGHT = { exact: 1, stem: 0.9, parts: 0.85, prefix: 0.8, fuzzy1: 0.6, fuzzy2: 0.45, fuzzyPrefix: 0.5 } as const
+export const MATCH_WEIGHT = { exact: 1, stem: 0.95, parts: 0.85, prefix: 0.8, fuzzy1: 0.6, fuzzy2: 0.45, fuzzyPrefix: 0.5 } as const
 
 /** Known words get typo neighbours only when matching them as typed finds fewer hits than this. */
 export const TYPO_RETRY_BELOW = 5
@@ -62,6 +62,11 @@ export interface WordPlan {
   corrected: string | null
   /** True when this word is matched as a prefix (last word with prefixLast). */
   isPrefix: boolean
+  /**
+   * Doc frequency of the word's most common form: the word as typed or a same-stem sibling
+   * ("battery" for "batteries"). Every expansion's idf is capped at this one's (see expansionWeight).
+   */
+  formsDf: number
 }
 
 /** Options of {@link planWords}. */
@@ -90,7 +95,11 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
     expansions.push({ term, weight, isExact })
   }
   add(word.term, MATCH_WEIGHT.exact, true)
-  for (const t of vocab.stemSiblings(word.term)) add(t, MATCH_WEIGHT.stem, true)
+  let formsDf = vocab.df(word.term)
+  for (const t of vocab.stemSiblings(word.term)) {
+    add(t, MATCH_WEIGHT.stem, true)
+    formsDf = Math.max(formsDf, vocab.df(t))
+  }
   if (isPrefix) for (const t of vocab.prefixTerms(word.term, MAX_PREFIX_EXPANSIONS)) add(t, MATCH_WEIGHT.prefix, true)
   let parts = word.parts.length > 1 && word.parts.every((p) => vocab.df(p) > 0) ? word.parts : null
   const budget = typoBudget(word.term)
@@ -117,7 +126,7 @@ function planWord(word: QueryWord, isPrefix: boolean, vocab: Vocabulary, options
     // The word being typed may hold a typo too ("haedp" → "headphones"): completions of its 1-edit variants.
     if (isPrefix) for (const t of vocab.fuzzyPrefixTerms(word.term)) add(t, MATCH_WEIGHT.fuzzyPrefix, false)
   }
-  return { word, expansions, parts, corrected, isPrefix }
+  return { word, expansions, parts, corrected, isPrefix, formsDf }
 }
 
 /** Shortest part of a split compound: shorter ones ("a", "tv") split too many words wrongly. */

@@ -1,10 +1,20 @@
 /**
  * BM25F over the four text groups (title, brand/category, attributes, description): the term
- * frequencies of a doc are length-normalised per group, weighted, summed, then saturated once,
- * so many description mentions never outweigh one title mention.
+ * frequency of each group is length-normalised and saturated on its own, and the saturated group
+ * scores are weighted and summed (per-field saturation, as Lucene's multi-field "most fields"
+ * query adds its fields' BM25 scores):
  *
- *   tf~  = Σ_g W_g · tf_g / (1 − b_g + b_g · len_g / avgLen_g)
- *   term = idf · tf~ · (k1 + 1) / (tf~ + k1)          idf = ln(1 + (N − df + 0.5) / (df + 0.5))
+ *   x_g  = tf_g / (1 − b_g + b_g · len_g / avgLen_g)
+ *   term = idf · Σ_g (W_g / ΣW) · x_g · (k1 + 1) / (x_g + k1)     idf = ln(1 + (N − df + 0.5) / (df + 0.5))
+ *
+ * Saturating per group means that repeats inside one group stop counting early (a memory module
+ * whose compatibility list names "Dell" thirty times is not more about Dell than a Dell fuser
+ * whose title and brand say it once), while a word found in several groups (title AND brand)
+ * counts once per group. A group can add at most its share W_g / ΣW of idf · (k1 + 1), so many
+ * description mentions never outweigh one title mention, and a term's score stays below
+ * idf · (k1 + 1), the bound pruning relies on. Summing the weighted tfs and saturating once (the
+ * classic BM25F) let a long attribute list outrank the brand's own products and the products a
+ * short title names.
  *
  * N, df and avgLen are aggregated over all segments' ALIVE docs, so a score does not depend on
  * how the index is segmented.
@@ -15,6 +25,10 @@ export const GROUP_WEIGHTS: readonly number[] = [3, 2, 1, 0.5]
 /** Length normalisation per group (titles and descriptions vary most). */
 export const GROUP_B: readonly number[] = [0.75, 0.5, 0.5, 0.75]
 export const BM25_K1 = 1.2
+/** Σ_g W_g: the group weights enter as shares of it, so a term scores below idf · (k1 + 1). */
+const WEIGHT_SUM = GROUP_WEIGHTS.reduce((sum, w) => sum + w, 0)
+/** W_g · (k1 + 1) / ΣW: the most group g adds to an unweighted term score. */
+const GROUP_SHARE: readonly number[] = GROUP_WEIGHTS.map((w) => (w * (BM25_K1 + 1)) / WEIGHT_SUM)
 
 /** Inverse document frequency (BM25+, never negative). */
 export function idf(numDocs: number, df: number): number {
@@ -31,9 +45,9 @@ export interface Bm25Stats {
 }
 
 /**
- * Saturated BM25F term score of one doc (without idf). The doc's term frequencies are
- * `tfs[at .. at + 4)` (one per group; `at` lets a postings class table be read in place) and its
- * lengths `norms[doc * 4 + g]`. Pure; runs per matching doc, so it allocates nothing.
+ * BM25F term score of one doc (without idf). The doc's term frequencies are `tfs[at .. at + 4)`
+ * (one per group; `at` lets a postings class table be read in place) and its lengths
+ * `norms[doc * 4 + g]`. Pure; runs per matching doc, so it allocates nothing.
  */
 export function bm25fTf(tfs: ArrayLike<number>, norms: Uint8Array, doc: number, stats: Bm25Stats, at = 0): number {
   let t = 0
@@ -41,19 +55,26 @@ export function bm25fTf(tfs: ArrayLike<number>, norms: Uint8Array, doc: number, 
     const tf = tfs[at + g]!
     if (tf === 0) continue
     const b = GROUP_B[g]!
-    const len = norms[doc * 4 + g]!
-    t += (GROUP_WEIGHTS[g]! * tf) / (1 - b + b * len * stats.invAvgLen[g]!)
+    const x = tf / (1 - b + b * norms[doc * 4 + g]! * stats.invAvgLen[g]!)
+    t += (GROUP_SHARE[g]! * x) / (x + BM25_K1)
   }
-  return (t * (BM25_K1 + 1)) / (t + BM25_K1)
+  return t
 }
+
+// The shares as plain constants: the per-doc kernel reads no array for them.
+const SHARE_0 = GROUP_SHARE[0]!
+const SHARE_1 = GROUP_SHARE[1]!
+const SHARE_2 = GROUP_SHARE[2]!
+const SHARE_3 = GROUP_SHARE[3]!
 
 /** Norm values per group (norms are u8). */
 const NORM_VALUES = 256
 
 /**
- * The per-request BM25F kernel: `factors[g × 256 + len]` = W_g / (1 − b_g + b_g · len / avgLen_g)
- * for every group and norm value, so a doc's term score is a few table lookups and one division
- * (the per-doc form of {@link bm25fTf}, up to float rounding). Reused across requests.
+ * The per-request BM25F kernel: `factors[g × 256 + len]` = 1 / (1 − b_g + b_g · len / avgLen_g)
+ * for every group and norm value, so a doc's term score is a table lookup and one division per
+ * group it occurs in (the per-doc form of {@link bm25fTf}, up to float rounding). Reused across
+ * requests.
  */
 export class Bm25fTable {
   readonly factors = new Float64Array(GROUP_WEIGHTS.length * NORM_VALUES)
@@ -62,23 +83,36 @@ export class Bm25fTable {
   prepare(invAvgLen: Float64Array): void {
     for (let g = 0; g < GROUP_WEIGHTS.length; g++) {
       const b = GROUP_B[g]!
-      for (let len = 0; len < NORM_VALUES; len++) this.factors[g * NORM_VALUES + len] = GROUP_WEIGHTS[g]! / (1 - b + b * len * invAvgLen[g]!)
+      for (let len = 0; len < NORM_VALUES; len++) this.factors[g * NORM_VALUES + len] = 1 / (1 - b + b * len * invAvgLen[g]!)
     }
   }
 
-  /** Saturated BM25F term score (without idf) of `doc`, term frequencies at `tfs[at .. at + 4)`. */
+  /** BM25F term score (without idf) of `doc`, term frequencies at `tfs[at .. at + 4)`. */
   tfScore(tfs: ArrayLike<number>, at: number, norms: Uint8Array, doc: number): number {
     const f = this.factors
     const n = doc * 4
+    const k1 = BM25_K1
     let t = 0
     const tf0 = tfs[at]!
-    if (tf0 !== 0) t += tf0 * f[norms[n]!]!
+    if (tf0 !== 0) {
+      const x = tf0 * f[norms[n]!]!
+      t += (SHARE_0 * x) / (x + k1)
+    }
     const tf1 = tfs[at + 1]!
-    if (tf1 !== 0) t += tf1 * f[NORM_VALUES + norms[n + 1]!]!
+    if (tf1 !== 0) {
+      const x = tf1 * f[NORM_VALUES + norms[n + 1]!]!
+      t += (SHARE_1 * x) / (x + k1)
+    }
     const tf2 = tfs[at + 2]!
-    if (tf2 !== 0) t += tf2 * f[2 * NORM_VALUES + norms[n + 2]!]!
+    if (tf2 !== 0) {
+      const x = tf2 * f[2 * NORM_VALUES + norms[n + 2]!]!
+      t += (SHARE_2 * x) / (x + k1)
+    }
     const tf3 = tfs[at + 3]!
-    if (tf3 !== 0) t += tf3 * f[3 * NORM_VALUES + norms[n + 3]!]!
-    return (t * (BM25_K1 + 1)) / (t + BM25_K1)
+    if (tf3 !== 0) {
+      const x = tf3 * f[3 * NORM_VALUES + norms[n + 3]!]!
+      t += (SHARE_3 * x) / (x + k1)
+    }
+    return t
   }
 }

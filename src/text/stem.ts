@@ -34,6 +34,9 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map([
   ['tomatoes', 'tomato'], ['tornadoes', 'tornado'], ['torpedoes', 'torpedo'],
   ['vetoes', 'veto'], ['volcanoes', 'volcano'], ['wives', 'wife'], ['wolves', 'wolf'],
   ['women', 'woman'],
+  // Possessive plurals as shops write them ("Womens sandals", "women's" folded): without these
+  // rows "womens" would only lose its "s" and never meet "women".
+  ['womens', 'woman'], ['childrens', 'child'],
   // Plurals of singulars that end in "s" (kept whole below): map onto that singular.
   ['aliases', 'alias'], ['atlases', 'atlas'], ['biases', 'bias'], ['bonuses', 'bonus'],
   ['buses', 'bus'], ['cactuses', 'cactus'], ['campuses', 'campus'], ['canvases', 'canvas'],
@@ -72,8 +75,8 @@ function isLowerAsciiWord(term: string): boolean {
  *   "watches" → "watch"), except the "-che" noun table ("caches" → "cache");
  * - otherwise a final "s" is dropped ("phones" → "phone", "shoes" → "shoe", "trees" → "tree").
  *
- * Idempotence is NOT promised ("womens" → "women" → "woman"): call it exactly once per term,
- * on both the indexing and the query side.
+ * Idempotence is NOT promised ("dresses" → "dress" is, but not every chain is): call it exactly
+ * once per term, on both the indexing and the query side.
  */
 export function stem(term: string): string {
   const len = term.length

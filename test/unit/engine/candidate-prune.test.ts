@@ -38,6 +38,18 @@ describe('candidate pruning', () => {
   })
 })
 
+describe('candidate pruning with a negation', () => {
+  test('a title stating the negation can lift a weaker match above the bound of a stronger one', () => {
+    // "shoe without laces": the stemmed "shoes" whose title says "no laces" (× 1.5) beats the exact
+    // "shoe"; without the factor in the bound, pruning kept only the exact one.
+    const e = buildEngine([obj('plain', { title: 'shoe canvas white' }), obj('stated', { title: 'shoes no laces' }), ...filler])
+    const r = { q: 'shoe without laces' }
+    const full = e.search(req({ ...r, size: 1000 })).hits
+    expect(full[0]!.identity).toBe('stated')
+    expect(e.search(req({ ...r, size: 1 })).hits).toEqual(full.slice(0, 1))
+  })
+})
+
 describe('candidate pruning, several words', () => {
   test('the other words count in the bound: a common completion scored high by the first word is not cut off', () => {
     // "s" expands to the rare "s1" (high bound) and the common "shoe" (low bound); "zed" in a title

@@ -102,6 +102,21 @@ describe('ranking', () => {
     expect(ids(e, { q: 'notebook' }).at(-1)).toBe('sleeve')
   })
 
+  test('a negated word is not required; a title stating the negation ranks first', () => {
+    const e = buildEngine([obj('with', { title: 'Brown leather belt with buckle' }), obj('plain', { title: 'Brown leather belt' }), obj('free', { title: 'Brown leather belt, buckle-free' }), obj('none', { title: 'Brown leather belt, no buckle' })])
+    // "buckle" neither matches nor scores: the plain belt outranks the one with a buckle (shorter
+    // title); the two saying they have none come first.
+    expect(ids(e, { q: 'brown belt without buckle' })).toEqual(['free', 'none', 'plain', 'with'])
+  })
+
+  test('a word typed in its rare form shares the idf of its common form', () => {
+    const batteries = [1, 2, 3, 4, 5].map((i) => obj(`b${i}`, { title: `Battery AA pack ${i}` }))
+    const e = buildEngine([obj('torch', { title: 'Torch with batteries and strap' }), ...batteries, obj('x', { title: 'Lamp' })])
+    // "batteries" is in one doc, "battery" in five: with the rare form's own idf, a torch sold
+    // with batteries outranked every product titled "Battery".
+    expect(ids(e, { q: 'batteries' }).at(-1)).toBe('torch')
+  })
+
   test('a typo match ranks below an exact match; stems slightly below exact', () => {
     const e = buildEngine([obj('typo', { title: 'Lamb' }), obj('exact', { title: 'Lamp' }), obj('plural', { title: 'Lamps' })])
     expect(ids(e, { q: 'lamp' })).toEqual(['exact', 'plural', 'typo'])
@@ -124,6 +139,20 @@ describe('ranking', () => {
     expect(ids(e, { q: 'rtx4090' }).sort()).toEqual(['a', 'b'])
     expect(ids(e, { q: 'SM-S918B' })).toEqual(['c'])
     expect(ids(e, { q: 's918b' })).toEqual(['c'])
+  })
+
+  test('a code\'s parts side by side in the title outrank the same parts apart', () => {
+    const e = buildEngine([obj('apart', { title: 'PS/2 KVM switch with 4 ports' }), obj('together', { title: 'Charging dock for PS 4 controllers with cable' })])
+    // Both have "ps" and "4"; only one names a PS4 (scattered parts score half).
+    expect(ids(e, { q: 'ps4' })).toEqual(['together', 'apart'])
+  })
+
+  test('a word in title and brand outranks one repeated in a long attribute list', () => {
+    const list = Array.from({ length: 30 }, (_, i) => `A${1000 + i} (Dell)`).join('; ')
+    const e = buildEngine([obj('memory', { title: 'Memory module 2GB DDR2', compatibility: list }), obj('fuser', { title: 'Dell fuser', brand: 'Dell' }), obj('other', { title: 'Toner', brand: 'Acme' })])
+    // Each text group saturates on its own: thirty mentions in one attribute list do not beat the
+    // brand's own product, which names it in two groups.
+    expect(ids(e, { q: 'dell' })).toEqual(['fuser', 'memory'])
   })
 })
 

@@ -24,6 +24,8 @@ describe('stem', () => {
     ['knives', 'knife', 'irregular'],
     ['potatoes', 'potato', 'irregular -oes'],
     ['mice', 'mouse', 'irregular'],
+    ['womens', 'woman', 'possessive plural meets "women"'],
+    ['childrens', 'child', 'possessive plural meets "children"'],
     ['lenses', 'lens', 'plural of a singular in -s'],
     ['lens', 'lens', 'singular in -s kept'],
     ['glass', 'glass', '-ss kept'],
