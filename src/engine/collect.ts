@@ -186,7 +186,6 @@ function rankRelevance(run: CollectInput, tierHits: Bitmap, tier: number, sc: Sc
   if (tierHits.size === 0 || sc.k === 0) return
   const withSignals = hasSignals(signals)
   const bound = withSignals ? signalBound(run.seg, sc.req, signals) : 1
-  // The negation factor (negation-match.ts) is one more factor pruning bounds the text score by.
   // The negation factor (negation-match.ts) is one more factor pruning must bound the text score by.
   const preferBound = sc.prefer.reduce((f, p) => (p === null ? f : f * PREFER_FACTOR), sc.negation === null ? 1 : NEGATION_MET_FACTOR)
   const exactScores = (docs: Uint32Array, out: Float64Array): void => {
