@@ -150,13 +150,8 @@ export class RetentionJob {
     let deleted = 0
     try {
       for (const trackerId of eventTrackers(this.db)) {
-        for (;;) {
-          if (this.stopped) return deleted
-          const n = purgeEventsBatch(this.db, trackerId, before, batch)
-          deleted += n
-          if (n < batch) break
-          await pause()
-        }
+        deleted += await this.drain((limit) => purgeEventsBatch(this.db, trackerId, before, limit), batch)
+        if (this.stopped) return deleted
       }
       if (deleted > 0) this.options.logger.info('purged old analytics events', { deleted, before: new Date(before).toISOString() })
     } catch (error) {
@@ -171,20 +166,9 @@ export class RetentionJob {
     const sessionBatch = this.options.sessionBatchSize ?? PURGE_SESSIONS
     try {
       for (const trackerId of rollupTrackers(this.db)) {
-        for (;;) {
-          if (this.stopped) return
-          const n = purgeSessionsBatch(this.db, trackerId, beforeDay, sessionBatch)
-          counts.sessions += n
-          if (n < sessionBatch) break
-          await pause()
-        }
-        for (;;) {
-          if (this.stopped) return
-          const n = purgeTotalsBatch(this.db, trackerId, beforeDay, batch)
-          counts.totals += n
-          if (n < batch) break
-          await pause()
-        }
+        counts.sessions += await this.drain((limit) => purgeSessionsBatch(this.db, trackerId, beforeDay, limit), sessionBatch)
+        if (this.stopped) return
+        counts.totals += await this.drain((limit) => purgeTotalsBatch(this.db, trackerId, beforeDay, limit), batch)
         let position: FirstsPosition | null = FIRSTS_START
         while (position !== null) {
           if (this.stopped) return
