@@ -23,7 +23,6 @@ import { MATCH_WEIGHT, type Expansion, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 
-/** Docs of one term in a segment (a cached view: never mutate), or null when the segment lacks it. */
 /**
  * The weight of one expansion of a word: its match weight times its idf, where the idf never
  * exceeds that of the word's most common form (as typed or a same-stem sibling). A rarer form of
@@ -37,6 +36,7 @@ export function expansionWeight(view: IndexView, word: WordPlan, e: Expansion): 
   return e.weight * idf(view.numDocs, Math.max(view.df(e.term), word.formsDf))
 }
 
+/** Docs of one term in a segment (a cached view: never mutate), or null when the segment lacks it. */
 function termDocs(r: SegmentReader, term: string): Bitmap | null {
   const ord = r.termOrd(term)
   return ord < 0 ? null : r.termDocs(ord)
