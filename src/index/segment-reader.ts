@@ -10,7 +10,7 @@ import { NUM_TEXT_GROUPS } from './doc-model.ts'
 import { IdentityTable } from './identity-table.ts'
 import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type OrdArray, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
 
-/** Most deserialized term bitmaps a reader keeps (the cache is dropped when full). */
+/** Most deserialized term bitmaps, and most looked-up term ords, a reader keeps (each cache is dropped when full). */
 const TERM_CACHE_MAX = 4096
 
 function section<T extends SectionArray>(data: SegmentData, name: string, ctor: { new (n: number): T }): T {
@@ -197,6 +197,7 @@ export class SegmentReader {
   private readonly postBitmaps: Uint8Array
   private readonly postBitmapOffsets: Uint32Array
   private readonly termBitmaps = new Map<number, Bitmap>()
+  private readonly termOrds = new Map<string, number>()
   private readonly fieldReaders = new Map<string, FieldReader>()
   private termList: string[] | null = null
   private identityTable: IdentityTable | null = null
@@ -259,6 +260,17 @@ export class SegmentReader {
 
   /** TermOrd of `term`, or -1. */
   termOrd(term: string): number {
+    // Scoring looks up the same expansions once per scored batch (candidate pruning scores a few
+    // docs at a time): a hashed lookup beats ~20 string comparisons of the binary search.
+    const cached = this.termOrds.get(term)
+    if (cached !== undefined) return cached
+    const ord = this.searchTermOrd(term)
+    if (this.termOrds.size >= TERM_CACHE_MAX) this.termOrds.clear()
+    this.termOrds.set(term, ord)
+    return ord
+  }
+
+  private searchTermOrd(term: string): number {
     const terms = this.terms()
     let lo = 0
     let hi = terms.length
