@@ -8,8 +8,11 @@
 //   into SQLite before the server starts (load-catalog.ts). Queries (autocomplete-cases.ts): brand +
 //   noun, adjective + noun, noun + adjective, brand + line, line + noun, brand + line + noun, noun,
 //   brand, a category name, brand + misspelt noun; types item:6,brand:2,category:3,query:5. The
-//   warm-up types 20 other queries and none of the measured keystrokes, so each measured keystroke
-//   is the first the server process sees.
+//   warm-up types 20 other queries (BENCH_AC_WARMUP_QUERIES) and none of the measured keystrokes, so
+//   each measured keystroke is the first the server process sees; it repeats them, 2 in flight,
+//   until the JIT compilers use under 5% of the server's CPU (sift-runner.ts warmUp), as in a server
+//   that has been in service a while (after one pass they still used ~15%, on pool threads that
+//   had not all run the code yet).
 // Notes: latency is measured by load-client.ts in a separate process; throughput by `wrk` when it
 //   is installed, else by the same client. Server, client and anything else running share the
 //   machine's cores (the load average is recorded). Autocomplete answers stay cached for 60 s: the
@@ -20,7 +23,7 @@
 //   finish their background warm-up of impact prefixes, as a running server has. Targets are the issue's (1M objects, 2 cores).
 // Run: npx bun run bench/http/autocomplete.bench.ts   (BENCH_1M=1 adds 1M; BENCH_SIZES=5000,20000
 //   overrides; BENCH_DURATION_S=10 per throughput run; BENCH_NO_WRK=1 uses the bun client even when
-//   wrk is installed; BENCH_AC_QUERIES=20; BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
+//   wrk is installed; BENCH_AC_QUERIES=20; BENCH_AC_WARMUP_QUERIES=20; BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
 //   one size over a copy of a prepared data dir (SQLite catalog + vocabulary.json + index snapshot,
 //   e.g. made by bench/micro/search-path.profile.ts): the first start loads the snapshot instead of
 //   rebuilding, which saves minutes at 1M)
@@ -31,13 +34,14 @@ import { AUTOCOMPLETE_HIT_FIELDS, AUTOCOMPLETE_TYPES, keystrokeBucket, keystroke
 import { loadCatalog, type Vocabulary } from './load-catalog.ts'
 import type { LoadReport } from './load-client.ts'
 import { BENCH_TRACKER, type BenchRequest } from './search-cases.ts'
-import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, waitForIdle, type BenchSift } from './sift-runner.ts'
+import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, waitForIdle, warmUp, type BenchSift } from './sift-runner.ts'
 import { percentile, stats } from '../support/stats.ts'
 
 const env = process.env
 const SIZES = env.BENCH_DATA_DIR ? [Number(env.BENCH_SIZES ?? 1_000_000)] : env.BENCH_SIZES ? env.BENCH_SIZES.split(',').map(Number) : [10_000, 100_000, ...(env.BENCH_1M === '1' ? [1_000_000] : [])]
 const QUERIES = Number(env.BENCH_AC_QUERIES ?? 20)
 const DURATION_S = Number(env.BENCH_DURATION_S ?? 10)
+const WARMUP_QUERIES = Number(env.BENCH_AC_WARMUP_QUERIES ?? QUERIES)
 const CONCURRENCY = 16
 const SEED = 42
 const TRACKER = { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }
@@ -150,7 +154,7 @@ async function benchSize(objects: number) {
   const vocabulary: Vocabulary = prepared !== undefined ? await Bun.file(join(prepared, 'vocabulary.json')).json() : (await loadCatalog(dataDir, TRACKER.id, TRACKER.key, objects, SEED)).vocabulary
   const queries = typedQueries(vocabulary, QUERIES, SEED)
   const measured = keystrokes(queries)
-  const warmupQueries = typedQueries(vocabulary, QUERIES, SEED + 1, new Set(queries.map((q) => q.text)))
+  const warmupQueries = typedQueries(vocabulary, WARMUP_QUERIES, SEED + 1, new Set(queries.map((q) => q.text)))
   const warmup = keystrokes(warmupQueries, new Set(measured.map((k) => k.q)))
   console.error(`  ${queries.length} queries, ${measured.length} distinct keystrokes (warm-up: ${warmup.length} others)`)
 
@@ -160,8 +164,9 @@ async function benchSize(objects: number) {
   // The first snapshot is written in the background right after a rebuild: wait, or it would
   // compete with the latency runs for the 2 cores.
   if (!fromSnapshot) await a.waitForLog('index snapshot written', 15 * 60_000)
-  // A fresh process runs cold code: the warm-up keystrokes first, on every worker.
-  await runClient({ baseUrl: a.url, mode: 'sequential', requests: requestsOf(warmup) })
+  // A fresh process runs cold code: the warm-up keystrokes until the JIT has settled, on every worker.
+  const warmA = await warmUp(a, requestsOf(warmup))
+  console.error(`  warm-up: ${warmA.passes} passes, JIT ${(warmA.lastJitShare * 100).toFixed(1)}% of the server's CPU in the last`)
   // A running server has idled before: the workers' background warm-up (impact prefixes of the
   // common terms, about 1 s of CPU per worker at 1M) is over, as it is a few seconds after a start.
   console.error(`  server idle ${int(await waitForIdle(a))} ms after the warm-up`)
@@ -176,7 +181,7 @@ async function benchSize(objects: number) {
 
   console.error('  restart from snapshot, cache on')
   const b = await startBenchSift(dataDir, TRACKER, {})
-  await runClient({ baseUrl: b.url, mode: 'sequential', requests: requestsOf(warmup) })
+  await warmUp(b, requestsOf(warmup))
   await waitForIdle(b)
   const filledAt = performance.now()
   const fill = await sequential(b, 'keystrokes, cache on, first request (fill)', measured, { text: '' })
@@ -197,6 +202,7 @@ async function benchSize(objects: number) {
     queries,
     keystrokes: measured.length,
     warmupKeystrokes: warmup.length,
+    warmUp: warmA,
     latency: [uncached.row, fill.row, hits.row],
     uncachedByBucket: byBucket(measured, uncached.latenciesMs),
     slowestUncached: slowest,

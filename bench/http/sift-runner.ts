@@ -120,6 +120,40 @@ export async function waitForIdle(sift: BenchSift): Promise<number> {
   return performance.now() - t0
 }
 
+/** What warmUp did: its passes and the JIT compilers' share of the server's CPU in the last one. */
+export interface WarmUpReport {
+  passes: number
+  lastJitShare: number
+}
+
+/**
+ * Brings a fresh server to the steady state of one in service: the warm-up requests once in
+ * sequence, then passes over them with 2 in flight (so every pool thread runs them) until JSC's
+ * JIT compiler threads use under `settledJitShare` of the server's CPU in a pass (at most
+ * `maxPasses`). A few hundred requests leave the hottest functions (candidate pruning: ~0.2 s of
+ * optimising compile each) still compiling on the other core, and each pool thread compiles its own.
+ */
+export async function warmUp(sift: BenchSift, requests: BenchRequest[], maxPasses = 6, settledJitShare = 0.05): Promise<WarmUpReport> {
+  await runClient({ baseUrl: sift.url, mode: 'sequential', requests })
+  let passes = 1
+  let lastJitShare = 1
+  while (passes < maxPasses && lastJitShare >= settledJitShare) {
+    const before = threadCpu(sift.pid)
+    await runClient({ baseUrl: sift.url, mode: 'concurrent', requests, concurrency: 2, durationS: 3 })
+    const after = threadCpu(sift.pid)
+    let total = 0
+    let jit = 0
+    for (const [name, ms] of Object.entries(after)) {
+      const used = ms - (before[name] ?? 0)
+      total += used
+      if (name.startsWith('JIT')) jit += used
+    }
+    lastJitShare = total > 0 ? jit / total : 0
+    passes++
+  }
+  return { passes, lastJitShare }
+}
+
 /** VmRSS and VmHWM (peak RSS) of a process, from /proc/<pid>/status. */
 export function procMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
