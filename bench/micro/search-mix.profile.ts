@@ -21,7 +21,7 @@ import { benchIndex } from '../support/bench-index.ts'
 const dataDir = process.env.BENCH_DATA_DIR ?? '/tmp/prof1m'
 const passes = Number(process.env.PASSES ?? 3)
 const vocabulary = await Bun.file(join(dataDir, 'vocabulary.json')).json()
-const store = openReadStore(dataDir)
+const store = openReadStore(dataDir, { mmap: true })
 const descriptor = await benchIndex(dataDir, store, BENCH_TRACKER)
 const cases = buildCases(vocabulary, 200, 40, 42).filter((c) => !c.diagnostic)
 const parse = (req: { path: string; body?: string }) => {

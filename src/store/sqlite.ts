@@ -13,6 +13,8 @@ export interface OpenOptions {
   /** `FULL` fsyncs every commit (survives power loss); `NORMAL` survives a process crash. */
   synchronous: 'FULL' | 'NORMAL'
   readonly?: boolean
+  /** Bytes of the file read through a memory map instead of read() calls into the page cache (0: off). */
+  mmapBytes?: number
 }
 
 /** Opens (creating if needed) the database at `path` and brings its schema up to date. */
@@ -24,6 +26,7 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   // A writer waits for the other connection's lock instead of failing at once (the CLI may write too).
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec('PRAGMA temp_store = MEMORY')
+  if (options.mmapBytes) db.exec(`PRAGMA mmap_size = ${Math.floor(options.mmapBytes)}`)
   if (!options.readonly) migrate(db)
   return db
 }

@@ -19,7 +19,7 @@ const objects = new ObjectCache()
 
 /** The catalog the hits of a task under `index` are rendered from (cached for its generation). */
 function catalog(index: IndexDescriptor | null): ObjectSource {
-  store ??= openReadStore((workerData as { dataDir: string }).dataDir)
+  store ??= openReadStore((workerData as { dataDir: string }).dataDir, { mmap: true })
   return index === null ? store.catalog : objects.source(store.catalog, index.generation)
 }
 
