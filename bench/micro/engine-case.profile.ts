@@ -8,6 +8,7 @@ import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
 import { engineFor } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { parseSearchParams } from '@/http/search-params.ts'
+import { parseFilterBody } from '@/http/filter-tree.ts'
 import { openReadStore } from '@/store/index.ts'
 import { BENCH_TRACKER, buildCases } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
@@ -23,7 +24,9 @@ const c = buildCases(vocabulary, 200, 40, 42).find((x) => x.name.startsWith(case
 const requests = [...c.warmup, ...c.requests].map((req) => {
   const parsed = parseSearchParams(new URL('http://x' + req.path).searchParams)
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
-  return { ...parsed.value, filterTrees: {} }
+  const trees = req.body === undefined ? null : parseFilterBody(JSON.parse(req.body))
+  if (trees !== null && !trees.ok) throw new Error(JSON.stringify(trees.errors))
+  return { ...parsed.value, filterTrees: trees?.value ?? {} }
 })
 const engine = engineFor(descriptor)
 // The worker's idle-time warm-up of impact prefixes (engine/impact-prefix.ts), run to its end.

@@ -71,6 +71,8 @@ const leafValueArb: fc.Arbitrary<[string, string]> = fc.oneof(
   fc.tuple(fc.constantFrom('price', 'price_amount'), fc.tuple(fc.option(fc.integer({ min: 0, max: 500 })), fc.option(fc.integer({ min: 0, max: 500 }))).map(([a, b]) => `${a ?? ''}|${b ?? ''}`)),
   fc.tuple(fc.constant('price'), fc.integer({ min: 0, max: 500 }).map(String)),
   fc.tuple(fc.constant('published'), fc.constantFrom('2023-06-01T00:00:00Z|', '|2024-01-01T00:00:00.000Z', '2023-03-01T00:00:00Z|2023-09-01T00:00:00Z')),
+  // A single-valued number (its ranges are slices of the value order).
+  fc.tuple(fc.constant('rating'), fc.constantFrom('0.5|', '|4.5', '1|4.9', '2.5|2.5', '|')),
   fc.tuple(fc.constantFrom('category_path', 'all_categories_path'), fc.constantFrom('Apparel', 'Apparel||Men', 'Apparel||Men||Shoes', 'Garden', 'Home||Lighting', 'Apparel||Me')),
   fc.tuple(fc.constant('in_stock'), fc.constantFrom('true', 'false')),
   fc.tuple(fc.constant('size'), fc.constantFrom('S', 'M', 'value_missing')),
