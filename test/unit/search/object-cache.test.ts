@@ -2,37 +2,25 @@
 // later shows once a newer generation is asked for, an older generation reads through, and it
 // stays within its bound.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { ObjectCache } from '@/search/object-cache.ts'
-import type { CatalogObject } from '@/shared/catalog-object.ts'
-import { openReadStore, openStore, type ReadStore, type Store } from '@/store/index.ts'
+import type { ReadStore, Store } from '@/store/index.ts'
+import { openCatalogFixture, product, titles, type CatalogFixture } from '../../support/catalog-fixture.ts'
 
 const TRACKER = 'shop'
-let dir: string
+let fixture: CatalogFixture
 let store: Store
 let reader: ReadStore
 
-function product(identity: string, title: string): CatalogObject {
-  return { identity, type: 'item', generation: null, activeFrom: null, activeTo: null, fields: { title }, nested: [], updatedAt: '2026-11-21T10:00:00.000Z' }
-}
-
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sift-object-cache-'))
-  store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
-  for (let i = 0; i < 10; i++) store.catalog.put(TRACKER, product(`p${i}`, `Product ${i}`))
-  store.catalog.put('other', product('p1', 'Another shop'))
-  reader = openReadStore(dir)
+  fixture = openCatalogFixture((s) => {
+    for (let i = 0; i < 10; i++) s.catalog.put(TRACKER, product(`p${i}`, `Product ${i}`))
+    s.catalog.put('other', product('p1', 'Another shop'))
+  })
+  store = fixture.store
+  reader = fixture.reader
 })
 
-afterEach(() => {
-  reader.close()
-  store.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-const titles = (objects: CatalogObject[]) => objects.map((o) => `${o.identity}=${o.fields.title}`)
+afterEach(() => fixture.close())
 
 describe('ObjectCache', () => {
   test('answers as the store does: the order asked, missing identities left out, trackers apart', () => {

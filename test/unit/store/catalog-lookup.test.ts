@@ -1,38 +1,30 @@
 // CatalogStore.getMany, which renders every page of hits: batched lookups must answer exactly as one
 // lookup per identity would, over the writer's connection and a worker's memory-mapped read-only one.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { CatalogObject } from '@/shared/catalog-object.ts'
-import { openReadStore, openStore, type ReadStore, type Store } from '@/store/index.ts'
+import type { ReadStore, Store } from '@/store/index.ts'
+import { openCatalogFixture, product, titles, type CatalogFixture } from '../../support/catalog-fixture.ts'
 
 const TRACKER = 'shop'
-let dir: string
+let fixture: CatalogFixture
 let store: Store
 let reader: ReadStore
 
-function product(identity: string, title: string): CatalogObject {
-  return { identity, type: 'item', generation: null, activeFrom: null, activeTo: null, fields: { title }, nested: [], updatedAt: '2026-11-21T10:00:00.000Z' }
-}
-
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sift-catalog-lookup-'))
-  store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
-  for (let i = 0; i < 300; i++) store.catalog.put(TRACKER, product(`p${i}`, `Product ${i}`))
-  store.catalog.put('other', product('p1', 'Another shop'))
-  store.catalog.put('other', product('only-other', 'Elsewhere'))
-  store.catalog.delete(TRACKER, 'p7')
-  reader = openReadStore(dir, { mmap: true })
+  fixture = openCatalogFixture(
+    (s) => {
+      for (let i = 0; i < 300; i++) s.catalog.put(TRACKER, product(`p${i}`, `Product ${i}`))
+      s.catalog.put('other', product('p1', 'Another shop'))
+      s.catalog.put('other', product('only-other', 'Elsewhere'))
+      s.catalog.delete(TRACKER, 'p7')
+    },
+    { mmap: true },
+  )
+  store = fixture.store
+  reader = fixture.reader
 })
 
-afterEach(() => {
-  reader.close()
-  store.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterEach(() => fixture.close())
 
-const titles = (objects: CatalogObject[]) => objects.map((o) => `${o.identity}=${o.fields.title}`)
 const oneByOne = (ids: string[]) => ids.flatMap((id) => store.catalog.get(TRACKER, id) ?? [])
 
 describe('CatalogStore.getMany', () => {
