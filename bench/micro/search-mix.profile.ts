@@ -36,11 +36,13 @@ finishImpactWarmup()
 const objects = new ObjectCache()
 const catalog = objects.source(store.catalog, descriptor.generation)
 for (const c of cases) for (const req of c.warmup) runSearch({ params: parse(req), index: descriptor, nowMs: Date.now() }, catalog)
+const PHASES = ['parse', 'engine', 'render', 'stringify'] as const
+const fmt = (ms: Record<(typeof PHASES)[number], number>, sep: string) => PHASES.map((p) => `${p} ${ms[p].toFixed(3)}`).join(sep)
 for (let pass = 0; pass < passes; pass++) {
   const rows: string[] = []
-  let all = [0, 0, 0, 0]
+  const mean = { parse: 0, engine: 0, render: 0, stringify: 0 }
   for (const c of cases) {
-    const sum: [number, number, number, number] = [0, 0, 0, 0]
+    const sum = { parse: 0, engine: 0, render: 0, stringify: 0 }
     for (const req of c.requests) {
       const t0 = performance.now()
       const params = parse(req)
@@ -51,15 +53,18 @@ for (let pass = 0; pass < passes; pass++) {
       const t3 = performance.now()
       JSON.stringify({ hits, facets: result.facets })
       const t4 = performance.now()
-      sum[0] += t1 - t0
-      sum[1] += t2 - t1
-      sum[2] += t3 - t2
-      sum[3] += t4 - t3
+      sum.parse += t1 - t0
+      sum.engine += t2 - t1
+      sum.render += t3 - t2
+      sum.stringify += t4 - t3
     }
     const n = c.requests.length
-    all = all.map((v, i) => v + sum[i as 0]! / n / cases.length)
-    rows.push(`  ${c.name.padEnd(40)} parse ${(sum[0] / n).toFixed(3)}  engine ${(sum[1] / n).toFixed(3)}  render ${(sum[2] / n).toFixed(3)}  stringify ${(sum[3] / n).toFixed(3)} ms`)
+    for (const p of PHASES) {
+      sum[p] /= n
+      mean[p] += sum[p] / cases.length
+    }
+    rows.push(`  ${c.name.padEnd(40)} ${fmt(sum, '  ')} ms`)
   }
-  console.log(`pass ${pass + 1}: mean ms/request parse ${all[0]!.toFixed(3)} engine ${all[1]!.toFixed(3)} render ${all[2]!.toFixed(3)} stringify ${all[3]!.toFixed(3)}`)
+  console.log(`pass ${pass + 1}: mean ms/request ${fmt(mean, ' ')}`)
   if (pass === passes - 1) console.log(rows.join('\n'))
 }
