@@ -176,7 +176,8 @@ export class Engine {
       }
     })
 
-    const runs = view.segments.map((seg) => this.filterSegment(seg, req, typeLeaf, must, groups))
+    const keys = filterKeys(req, must, groups)
+    const runs = view.segments.map((seg) => this.filterSegment(seg, req, typeLeaf, must, groups, keys))
     const parsed = parseQueryText(req.q)
     let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     let docs = words.map((w) => this.docsOfWord(w))
@@ -230,23 +231,19 @@ export class Engine {
   }
 
   /** Universe, fixed filters and `f` groups of one segment. */
-  private filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[]): SegmentRun {
+  private filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys): SegmentRun {
     let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
     if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
     const hidden = seg.hiddenAt(req.nowMs)
-    // The visible universe and the filters over it are cached by what they depend on: a search
-    // naming no type excludes suggestions (a NOT over the whole catalog), and shop pages repeat filters.
-    const scope = `${req.nonCollapsedVariants ? 1 : 0}\u0000${req.type ?? ''}`
-    const geo = `${req.geoLocation ?? ''}\u0000${req.geoField}`
-    if (hidden !== null) base = seg.cachedFilter(`visible\u0000${scope}`, () => base.andNot(hidden))
+    if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
     const fixed = must.length === 0
       ? base
-      : seg.cachedFilter(`must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`, () => {
+      : seg.cachedFilter(keys.must, () => {
         // Each part is a subset of `base` already.
         const parts = must.map((node) => evalFilter(seg.reader, node, base))
         return parts.length === 1 ? parts[0]! : andSmallestFirst(parts)
       })
-    const groupBms = groups.map((g, i) => seg.cachedFilter(`f\u0000${scope}\u0000${usesGeo(g.node) ? geo : ''}\u0000${JSON.stringify(req.f[i])}`, () => evalFilter(seg.reader, g.node, base)))
+    const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
     const filtered = groupBms.length === 0 ? fixed : andSmallestFirst([fixed, ...groupBms])
     return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
   }
@@ -351,6 +348,27 @@ function relax(runs: SegmentRun[], below: number): void {
     r.minWords = m
     r.text = null
   })
+}
+
+/** The cache keys of a request's filter bitmaps, the same in every segment. */
+interface FilterKeys {
+  visible: string
+  must: string
+  groups: string[]
+}
+
+/**
+ * The visible universe and the filters over it are cached by what they depend on: a search naming
+ * no type excludes suggestions (a NOT over the whole catalog), and shop pages repeat filters.
+ */
+function filterKeys(req: EngineSearchRequest, must: PlanNode[], groups: GroupPlan[]): FilterKeys {
+  const scope = `${req.nonCollapsedVariants ? 1 : 0}\u0000${req.type ?? ''}`
+  const geo = `${req.geoLocation ?? ''}\u0000${req.geoField}`
+  return {
+    visible: `visible\u0000${scope}`,
+    must: `must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`,
+    groups: groups.map((g, i) => `f\u0000${scope}\u0000${usesGeo(g.node) ? geo : ''}\u0000${JSON.stringify(req.f[i])}`),
+  }
 }
 
 /** True when a planned filter has a geo leaf (its docs then depend on the request's geo location). */

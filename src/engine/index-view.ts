@@ -9,6 +9,7 @@ import { fuzzyPrefixVariants, MAX_PREFIX_EXPANSIONS, type FieldSchema, type Voca
 import { stem, stemFamily } from '@/text/index.ts'
 import { boundedPrefixTerms, boundedVariantTerms } from './prefix-terms.ts'
 import { readerStatics, type ReaderStatics } from './reader-statics.ts'
+import { memo } from '@/shared/memo.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
 const FUZZY_CACHE_MAX = 10_000
@@ -18,17 +19,6 @@ const TYPE_UNIVERSE_CACHE_MAX = 64
 const PREFIX_CACHE_MAX = 10_000
 /** Most cached filter bitmaps per segment and generation (the cache is dropped when full). */
 const FILTER_CACHE_MAX = 64
-
-/** The cached value of `key`, computed on a miss; a cache at `max` entries is dropped whole first. */
-function memo<V>(cache: Map<string, V>, max: number, key: string, compute: () => V): V {
-  let value = cache.get(key)
-  if (value === undefined) {
-    value = compute()
-    if (cache.size >= max) cache.clear()
-    cache.set(key, value)
-  }
-  return value
-}
 
 /** Docs hidden by their active window over [from, until): every instant in it hides the same docs. */
 interface HiddenSpan {

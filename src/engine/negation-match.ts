@@ -11,9 +11,10 @@
  */
 import { CLASS_STRIDE, RankCursor, type SegmentReader } from '@/index/index.ts'
 import type { ParsedQuery, Vocabulary } from '@/query/index.ts'
+import { PREFER_FACTOR } from '@/rank/index.ts'
 
 /** A hit whose title states the negation: the weight of a matched soft filter (prefer). */
-export const NEGATION_MET_FACTOR = 1.5
+export const NEGATION_MET_FACTOR = PREFER_FACTOR
 /** Words that state an absence before what is absent. */
 const MARKERS_BEFORE = ['without', 'no']
 /** Words that state an absence after it. */
@@ -37,13 +38,17 @@ let wordMasks = new Uint32Array(0)
 let beforeMasks = new Uint32Array(0)
 let afterMasks = new Uint32Array(0)
 
-/** ORs the title positions of `term` in each hit (`hitDocs` ascending) into `out`. */
-function orTitleMasks(r: SegmentReader, term: string, hitDocs: Uint32Array, out: Uint32Array): void {
+/**
+ * ORs the title positions of `term` in each hit (`hitDocs` ascending) into `out`; with `only`, just
+ * in the hits where `only` is non-zero (the rank cursor still moves forward only).
+ */
+function orTitleMasks(r: SegmentReader, term: string, hitDocs: Uint32Array, out: Uint32Array, only: Uint32Array | null = null): void {
   const ord = r.termOrd(term)
   if (ord < 0) return
   const start = r.payloadStart[ord]!
   ranks.reset(r.termDocs(ord))
   for (let i = 0; i < hitDocs.length; i++) {
+    if (only !== null && only[i] === 0) continue
     const rank = ranks.rankOf(hitDocs[i]!)
     if (rank >= 0) out[i]! |= r.classes[r.payload[start + rank]! * CLASS_STRIDE + 4]!
   }
@@ -61,8 +66,10 @@ export function applyNegation(r: SegmentReader, plan: NegationPlan, hitDocs: Uin
   const before = beforeMasks.subarray(0, h).fill(0)
   const after = afterMasks.subarray(0, h).fill(0)
   for (const t of plan.forms) orTitleMasks(r, t, hitDocs, word)
-  for (const t of MARKERS_BEFORE) orTitleMasks(r, t, hitDocs, before)
-  for (const t of MARKERS_AFTER) orTitleMasks(r, t, hitDocs, after)
+  // Markers matter only in titles naming the negated word: most hits are skipped.
+  if (word.every((w) => w === 0)) return
+  for (const t of MARKERS_BEFORE) orTitleMasks(r, t, hitDocs, before, word)
+  for (const t of MARKERS_AFTER) orTitleMasks(r, t, hitDocs, after, word)
   for (let i = 0; i < h; i++) {
     const w = word[i]!
     if (w === 0) continue

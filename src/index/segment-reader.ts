@@ -8,6 +8,7 @@ import { Bitmap } from './bitmap.ts'
 import { compareBytes, decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
 import { NUM_TEXT_GROUPS } from './doc-model.ts'
 import { IdentityTable } from './identity-table.ts'
+import { memo } from '@/shared/memo.ts'
 import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type OrdArray, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
 
 /** Most deserialized term bitmaps, and most looked-up term ords, a reader keeps (each cache is dropped when full). */
@@ -262,12 +263,7 @@ export class SegmentReader {
   termOrd(term: string): number {
     // Scoring looks up the same expansions once per scored batch (candidate pruning scores a few
     // docs at a time): a hashed lookup beats ~20 string comparisons of the binary search.
-    const cached = this.termOrds.get(term)
-    if (cached !== undefined) return cached
-    const ord = this.searchTermOrd(term)
-    if (this.termOrds.size >= TERM_CACHE_MAX) this.termOrds.clear()
-    this.termOrds.set(term, ord)
-    return ord
+    return memo(this.termOrds, TERM_CACHE_MAX, term, () => this.searchTermOrd(term))
   }
 
   private searchTermOrd(term: string): number {
@@ -289,13 +285,9 @@ export class SegmentReader {
    * bitmap's i-th doc. Cached (bounded); callers must not mutate it.
    */
   termDocs(ord: number): Bitmap {
-    let bm = this.termBitmaps.get(ord)
-    if (bm === undefined) {
-      bm = Bitmap.deserialize(this.postBitmaps.subarray(this.postBitmapOffsets[ord]!, this.postBitmapOffsets[ord + 1]!), { checked: false, copy: false })
-      if (this.termBitmaps.size >= TERM_CACHE_MAX) this.termBitmaps.clear()
-      this.termBitmaps.set(ord, bm)
-    }
-    return bm
+    return memo(this.termBitmaps, TERM_CACHE_MAX, ord, () =>
+      Bitmap.deserialize(this.postBitmaps.subarray(this.postBitmapOffsets[ord]!, this.postBitmapOffsets[ord + 1]!), { checked: false, copy: false }),
+    )
   }
 
   /** Field reader by name, or null when no doc of this segment has the field. */
