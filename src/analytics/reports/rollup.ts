@@ -9,7 +9,7 @@
  */
 import type { AnalyticsEvent } from '../event.ts'
 import { SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
-import { eventsAfter, type Database } from '../../store/analytics/analytics-db.ts'
+import { stepEvents, type Database } from '../../store/analytics/analytics-db.ts'
 import { clientEvents, type ReportsDb } from '../../store/analytics/reports-db.ts'
 
 export interface RollupOptions {
@@ -34,19 +34,12 @@ export class Rollup {
 
   /** Processes at most `maxEvents` pending events. Returns how many it read and whether none remain. */
   step(maxEvents: number): { processed: number; caughtUp: boolean } {
-    let processed = 0
-    while (processed < maxEvents) {
-      const limit = Math.min(this.options.batchSize, maxEvents - processed)
-      const batch = eventsAfter(this.events, null, this.reports.cursor(), limit)
-      if (batch.length === 0) return { processed, caughtUp: true }
+    return stepEvents(this.events, this.options.batchSize, maxEvents, () => this.reports.cursor(), (batch) =>
       this.reports.transaction(() => {
         this.apply(batch)
         this.reports.setCursor(batch[batch.length - 1]!.seq)
-      })
-      processed += batch.length
-      if (batch.length < limit) return { processed, caughtUp: true }
-    }
-    return { processed, caughtUp: eventsAfter(this.events, null, this.reports.cursor(), 1).length === 0 }
+      }),
+    )
   }
 
   private apply(batch: readonly AnalyticsEvent[]): void {

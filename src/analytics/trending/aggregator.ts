@@ -21,7 +21,7 @@
  * Its link and its place among the shopper's last searches still count.
  */
 import type { AnalyticsEvent } from '../event.ts'
-import { eventsAfter, type Database } from '../../store/analytics/analytics-db.ts'
+import { stepEvents, type Database } from '../../store/analytics/analytics-db.ts'
 import { emptyBatch, type TrendingBatch, type TrendingDb } from '../../store/analytics/trending-db.ts'
 import { dayOf, displaySpelling, normaliseQuery } from './normalise.ts'
 
@@ -101,21 +101,12 @@ export class PopularityAggregator {
    * whether none remain.
    */
   step(budget = CATCH_UP_BUDGET): { processed: number; caughtUp: boolean } {
-    let cursor = this.tables.cursor()
-    let processed = 0
-    while (processed < budget) {
-      const limit = Math.min(this.batchSize, budget - processed)
-      const rows = eventsAfter(this.events, null, cursor, limit)
-      if (rows.length === 0) return { processed, caughtUp: true }
+    return stepEvents(this.events, this.batchSize, budget, () => this.tables.cursor(), (rows) => {
       const fromDay = this.options.fromDay?.()
       const batch = emptyBatch()
       for (const row of rows) foldEvent(batch, row, fromDay)
-      cursor = rows[rows.length - 1]!.seq
-      this.tables.apply(batch, cursor)
-      processed += rows.length
-      if (rows.length < limit) return { processed, caughtUp: true }
-    }
-    return { processed, caughtUp: eventsAfter(this.events, null, cursor, 1).length === 0 }
+      this.tables.apply(batch, rows[rows.length - 1]!.seq)
+    })
   }
 
   /** {@link step}, answering only whether it reached the newest event. */

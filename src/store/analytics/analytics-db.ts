@@ -157,3 +157,22 @@ export function eventsAfter(db: Database, trackerId: string | null, afterSeq: nu
     : (db.query('SELECT * FROM events WHERE tracker_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(trackerId, afterSeq, limit) as EventRow[])
   return rows.map(rowToEvent)
 }
+
+/**
+ * The cursor-driven loop of the analytics thread's consumers (report rollup, popularity fold):
+ * reads the events past `cursor()` in batches of `batchSize`, at most `budget` in all, and hands
+ * each batch to `apply`, which must move the cursor past it. Returns how many it read and whether
+ * none remain.
+ */
+export function stepEvents(db: Database, batchSize: number, budget: number, cursor: () => number, apply: (batch: (AnalyticsEvent & { seq: number })[]) => void): { processed: number; caughtUp: boolean } {
+  let processed = 0
+  while (processed < budget) {
+    const limit = Math.min(batchSize, budget - processed)
+    const batch = eventsAfter(db, null, cursor(), limit)
+    if (batch.length === 0) return { processed, caughtUp: true }
+    apply(batch)
+    processed += batch.length
+    if (batch.length < limit) return { processed, caughtUp: true }
+  }
+  return { processed, caughtUp: eventsAfter(db, null, cursor(), 1).length === 0 }
+}

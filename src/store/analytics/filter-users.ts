@@ -178,7 +178,8 @@ function usedBy(filters: readonly [string, string][]): Used {
   return { names: new Set(filters.map(([name]) => name)), pairs: new Set(filters.map(pairId)) }
 }
 
-function pairId([name, value]: readonly [string, string]): string {
+/** A filter pair's key in sets of pairs. */
+export function pairId([name, value]: readonly [string, string]): string {
   return `${name}\u0000${value}`
 }
 

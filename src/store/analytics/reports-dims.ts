@@ -183,17 +183,25 @@ export class ReportDims {
   /** Adds a stored (non-anonymous) session to dim 0's filter users and to every dim it belongs to. */
   add(s: SessionSummary, c: SessionContribution): void {
     const dims = [0]
-    // A dim still being backfilled gets this session when the backfill reaches it.
-    for (const dim of this.dimsOf(c.trackerId)) if ((dim.ready || c.sessionId <= dim.covered) && this.join(dim, s, c.sessionId)) dims.push(dim.id)
+    for (const dim of this.joinableDims(c.trackerId, c.sessionId, s.contexts)) {
+      this.join(dim, s, c.sessionId)
+      dims.push(dim.id)
+    }
     this.users.apply(c, dims, 1)
   }
 
-  /** Makes the session a member of the dim (and adds its totals) when one of its contexts has the dim's values. */
-  private join(dim: Dim, s: Totals & Pick<SessionSummary, 'contexts'>, sessionId: number): boolean {
-    if (!matchesDim(dim, s.contexts)) return false
+  /**
+   * The segment dims a session with this id and these contexts belongs to: one of its contexts has
+   * the dim's values, and a dim still being backfilled gets it only once the backfill reaches it.
+   */
+  private joinableDims(trackerId: string, sessionId: number, contexts: readonly string[]): Dim[] {
+    return this.dimsOf(trackerId).filter((dim) => (dim.ready || sessionId <= dim.covered) && matchesDim(dim, contexts))
+  }
+
+  /** Makes the session a member of the dim and adds its totals. */
+  private join(dim: Dim, s: Totals, sessionId: number): void {
     this.q.member.run(dim.id, sessionId)
     this.addTotals(dim.id, s, 1)
-    return true
   }
 
   /**
@@ -209,7 +217,8 @@ export class ReportDims {
       const queries = (this.q.queries.all(row.id) as { query: string; searches: number; noResults: number }[]).map((q) => ({ ...q, clicks: 0, conversions: 0 }))
       const contexts = (this.q.contexts.all(row.id) as { ctx: string }[]).map((r) => r.ctx)
       const summary = { contexts, usedSearch: row.used_search === 1, converted: row.converted === 1, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries }
-      if (!this.join(dim, summary, row.id)) continue
+      if (!matchesDim(dim, contexts)) continue
+      this.join(dim, summary, row.id)
       const filters = (this.q.filters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
       this.users.apply({ sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }, [dim.id], 1)
     }
@@ -246,7 +255,7 @@ export class ReportDims {
    * these contexts (what `add` would join under its id), or null when its memberships (`stored`) would change.
    */
   stayingDims(trackerId: string, sessionId: number, contexts: readonly string[], stored: readonly number[]): number[] | null {
-    const wanted = this.dimsOf(trackerId).filter((dim) => (dim.ready || sessionId <= dim.covered) && matchesDim(dim, contexts)).map((dim) => dim.id)
+    const wanted = this.joinableDims(trackerId, sessionId, contexts).map((dim) => dim.id)
     return stored.length === wanted.length && stored.every((dim) => wanted.includes(dim)) ? wanted : null
   }
 

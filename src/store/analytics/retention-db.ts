@@ -43,7 +43,11 @@ export function purgeEventsBatch(db: Database, trackerId: string, before: number
 
 /** Tracker ids with rollup rows (sessions, anonymous sessions' query days, totals, filter users, segment dims). */
 export function rollupTrackers(db: Database): string[] {
-  const tables = ['rp_sessions', 'rp_query_day', 'rp_day', 'rp_filter_firsts', 'rp_dims']
+  return trackersWithRows(db, ['rp_sessions', 'rp_query_day', 'rp_day', 'rp_filter_firsts', 'rp_dims'])
+}
+
+/** Tracker ids with rows in any of `tables`, sorted. */
+function trackersWithRows(db: Database, tables: string[]): string[] {
   return [...new Set(tables.flatMap((table) => distinctTrackers(db, table)))].sort()
 }
 
@@ -91,11 +95,11 @@ export function purgeSessionsBatch(db: Database, trackerId: string, beforeDay: n
   }).immediate()
 }
 
-/** Deletes at most `limit` rows of one table's days before `beforeDay` under one key prefix. */
-function purgeDayRange(db: Database, table: string, prefix: string[], key: string[], args: (string | number)[], beforeDay: number, limit: number): number {
-  const where = [...prefix.map((column) => `${column} = ?`), 'day < ?'].join(' AND ')
+/** Deletes at most `limit` rows of one table whose `timeColumn` (a day by default) is before `before`, under one key prefix. */
+function purgeDayRange(db: Database, table: string, prefix: string[], key: string[], args: (string | number)[], before: number, limit: number, timeColumn = 'day'): number {
+  const where = [...prefix.map((column) => `${column} = ?`), `${timeColumn} < ?`].join(' AND ')
   const columns = key.join(', ')
-  return db.query(`DELETE FROM ${table} WHERE (${columns}) IN (SELECT ${columns} FROM ${table} WHERE ${where} LIMIT ?)`).run(...args, beforeDay, limit).changes
+  return db.query(`DELETE FROM ${table} WHERE (${columns}) IN (SELECT ${columns} FROM ${table} WHERE ${where} LIMIT ?)`).run(...args, before, limit).changes
 }
 
 /**
@@ -157,8 +161,7 @@ export function hasPopularityTables(db: Database): boolean {
 
 /** Tracker ids with popularity rows that age (per-day counts, shoppers' searches). */
 export function popularityTrackers(db: Database): string[] {
-  const tables = ['query_days', 'item_days', 'shopper_searches']
-  return [...new Set(tables.flatMap((table) => distinctTrackers(db, table)))].sort()
+  return trackersWithRows(db, ['query_days', 'item_days', 'shopper_searches'])
 }
 
 /**
@@ -193,7 +196,5 @@ export function purgeItemDaysBatch(db: Database, trackerId: string, beforeDay: n
 
 /** Deletes at most `limit` of the tracker's shopper searches made before `before` (ms); returns how many. */
 export function purgeShopperSearchesBatch(db: Database, trackerId: string, before: number, limit: number): number {
-  return db.query(
-    'DELETE FROM shopper_searches WHERE (tracker_id, shopper, query) IN (SELECT tracker_id, shopper, query FROM shopper_searches WHERE tracker_id = ? AND at < ? LIMIT ?)',
-  ).run(trackerId, before, limit).changes
+  return purgeDayRange(db, 'shopper_searches', ['tracker_id'], ['tracker_id', 'shopper', 'query'], [trackerId], before, limit, 'at')
 }

@@ -12,6 +12,7 @@
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import { dayTotalsChanged, type ReportDims, type SessionContribution, type StoredSession, type TotalsDelta } from './reports-dims.ts'
+import { pairId } from './filter-users.ts'
 
 type Statement = ReturnType<Database['query']>
 
@@ -168,10 +169,10 @@ export class SessionReplacer {
   }
 
   private replaceFilters(id: number, s: SessionSummary, stored: readonly [string, string][]): void {
-    const storedIds = new Set(stored.map(([name, value]) => `${name}\u0000${value}`))
-    const ids = new Set(s.filters.map(([name, value]) => `${name}\u0000${value}`))
-    for (const [name, value] of s.filters) if (!storedIds.has(`${name}\u0000${value}`)) this.shared.insertFilter.run(id, s.trackerId, s.day, name, value)
-    for (const [name, value] of stored) if (!ids.has(`${name}\u0000${value}`)) this.q.deleteFilter.run(id, name, value)
+    const storedIds = new Set(stored.map(pairId))
+    const ids = new Set(s.filters.map(pairId))
+    for (const pair of s.filters) if (!storedIds.has(pairId(pair))) this.shared.insertFilter.run(id, s.trackerId, s.day, pair[0], pair[1])
+    for (const pair of stored) if (!ids.has(pairId(pair))) this.q.deleteFilter.run(id, pair[0], pair[1])
   }
 
   /** Writes the changed context rows (`stored` is consumed). */
