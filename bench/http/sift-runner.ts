@@ -140,11 +140,9 @@ export async function warmUp(sift: BenchSift, requests: BenchRequest[], maxPasse
   while (passes < maxPasses && lastJitShare >= settledJitShare) {
     const before = threadCpu(sift.pid)
     await runClient({ baseUrl: sift.url, mode: 'concurrent', requests, concurrency: 2, durationS: 3 })
-    const after = threadCpu(sift.pid)
     let total = 0
     let jit = 0
-    for (const [name, ms] of Object.entries(after)) {
-      const used = ms - (before[name] ?? 0)
+    for (const [name, used] of Object.entries(threadCpuPerRequest(before, threadCpu(sift.pid), 1))) {
       total += used
       if (name.startsWith('JIT')) jit += used
     }

@@ -7,11 +7,10 @@ import { join } from 'node:path'
 import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
 import { engineFor } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
-import { parseSearchParams } from '@/http/search-params.ts'
-import { parseFilterBody } from '@/http/filter-tree.ts'
 import { openReadStore } from '@/store/index.ts'
 import { BENCH_TRACKER, buildCases } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
+import { searchParamsOf } from '../support/bench-params.ts'
 import { stats } from '../support/stats.ts'
 
 const dataDir = process.env.BENCH_DATA_DIR ?? '/tmp/prof1m'
@@ -21,13 +20,7 @@ const vocabulary = await Bun.file(join(dataDir, 'vocabulary.json')).json()
 const store = openReadStore(dataDir)
 const descriptor = await benchIndex(dataDir, store, BENCH_TRACKER)
 const c = buildCases(vocabulary, 200, 40, 42).find((x) => x.name.startsWith(caseName))!
-const requests = [...c.warmup, ...c.requests].map((req) => {
-  const parsed = parseSearchParams(new URL('http://x' + req.path).searchParams)
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
-  const trees = req.body === undefined ? null : parseFilterBody(JSON.parse(req.body))
-  if (trees !== null && !trees.ok) throw new Error(JSON.stringify(trees.errors))
-  return { ...parsed.value, filterTrees: trees?.value ?? {} }
-})
+const requests = [...c.warmup, ...c.requests].map(searchParamsOf)
 const engine = engineFor(descriptor)
 // The worker's idle-time warm-up of impact prefixes (engine/impact-prefix.ts), run to its end.
 finishImpactWarmup()

@@ -4,12 +4,12 @@
 //   search-path.profile.ts), copied to a temp dir; the server loads its snapshot.
 // Notes: a diagnostic. It found the two 1M freshness outliers of the HTTP bench: the first write
 //   built a Map of a million identity strings (~2 s), and the indexer counted every object of every
-//   tracker every 5 s (~0.4 s) while checking for removed trackers. IDLE_MS (3000) waits after start.
+//   tracker every 5 s (~0.4 s) while checking for removed trackers. It waits for the server to go idle after start (waitForIdle).
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/freshness.probe.ts
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startBenchSift } from '../http/sift-runner.ts'
+import { startBenchSift, waitForIdle } from '../http/sift-runner.ts'
 import { signedFetch } from '../../test/support/sift-server.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
 
@@ -19,7 +19,7 @@ cpSync(process.env.BENCH_DATA_DIR!, dataDir, { recursive: true })
 const sift = await startBenchSift(dataDir, TRACKER, { SIFT_SEARCH_CACHE: '0' })
 try {
   for (let i = 0; i < 30; i++) await fetch(`${sift.url}/search?tracker_id=${TRACKER.id}&q=lamp${i}&facets=brand`)
-  await Bun.sleep(Number(process.env.IDLE_MS ?? 3000))
+  await waitForIdle(sift)
   for (let k = 0; k < 12; k++) {
     const word = 'freshprobe' + k + 'x' + Math.random().toString(36).slice(2, 8)
     const identity = `fresh-${k}-${word}`

@@ -12,11 +12,10 @@ import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { renderWindow } from '@/search/render-hit.ts'
 import { ObjectCache } from '@/search/object-cache.ts'
 import { runSearch } from '@/search/run-search.ts'
-import { parseSearchParams } from '@/http/search-params.ts'
-import { parseFilterBody } from '@/http/filter-tree.ts'
 import { openReadStore } from '@/store/index.ts'
 import { BENCH_TRACKER, buildCases } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
+import { searchParamsOf } from '../support/bench-params.ts'
 
 const dataDir = process.env.BENCH_DATA_DIR ?? '/tmp/prof1m'
 const passes = Number(process.env.PASSES ?? 3)
@@ -24,18 +23,11 @@ const vocabulary = await Bun.file(join(dataDir, 'vocabulary.json')).json()
 const store = openReadStore(dataDir, { mmap: true })
 const descriptor = await benchIndex(dataDir, store, BENCH_TRACKER)
 const cases = buildCases(vocabulary, 200, 40, 42).filter((c) => !c.diagnostic)
-const parse = (req: { path: string; body?: string }) => {
-  const parsed = parseSearchParams(new URL('http://x' + req.path).searchParams)
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
-  const trees = req.body === undefined ? { ok: true as const, value: {} } : parseFilterBody(JSON.parse(req.body))
-  if (!trees.ok) throw new Error('bad tree')
-  return { ...parsed.value, filterTrees: trees.value }
-}
 const engine = engineFor(descriptor)
 finishImpactWarmup()
 const objects = new ObjectCache()
 const catalog = objects.source(store.catalog, descriptor.generation)
-for (const c of cases) for (const req of c.warmup) runSearch({ params: parse(req), index: descriptor, nowMs: Date.now() }, catalog)
+for (const c of cases) for (const req of c.warmup) runSearch({ params: searchParamsOf(req), index: descriptor, nowMs: Date.now() }, catalog)
 const PHASES = ['parse', 'engine', 'render', 'stringify'] as const
 const fmt = (ms: Record<(typeof PHASES)[number], number>, sep: string) => PHASES.map((p) => `${p} ${ms[p].toFixed(3)}`).join(sep)
 for (let pass = 0; pass < passes; pass++) {
@@ -45,7 +37,7 @@ for (let pass = 0; pass < passes; pass++) {
     const sum = { parse: 0, engine: 0, render: 0, stringify: 0 }
     for (const req of c.requests) {
       const t0 = performance.now()
-      const params = parse(req)
+      const params = searchParamsOf(req)
       const t1 = performance.now()
       const result = engine.search(mainRequest(params, mainType(params), Date.now()))
       const t2 = performance.now()

@@ -10,11 +10,11 @@ import { engineFor } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { renderWindow } from '@/search/render-hit.ts'
 import { runSearch } from '@/search/run-search.ts'
-import { parseSearchParams } from '@/http/search-params.ts'
 import { openReadStore } from '@/store/index.ts'
 import { loadCatalog } from '../http/load-catalog.ts'
 import { BENCH_TRACKER, buildCases } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
+import { searchParamsOf } from '../support/bench-params.ts'
 import { stats } from '../support/stats.ts'
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 100_000)
@@ -35,10 +35,7 @@ for (const c of cases) {
   const parts = { engine: [] as number[], render: [] as number[], stringify: [] as number[], whole: [] as number[] }
   let bytes = 0
   for (const [i, req] of [...c.warmup, ...c.requests].entries()) {
-    const url = new URL('http://x' + req.path)
-    const parsed = parseSearchParams(url.searchParams)
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
-    const params = { ...parsed.value, filterTrees: {} }
+    const params = searchParamsOf(req)
     const nowMs = Date.now()
     const t0 = performance.now()
     const engine = engineFor(descriptor)

@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CatalogObject } from '@/shared/catalog-object.ts'
 import { openReadStore, openStore, type ReadStore, type Store } from '@/store/index.ts'
+import { obj } from './corpus.ts'
 
-export function product(identity: string, title: string): CatalogObject {
-  return { identity, type: 'item', generation: null, activeFrom: null, activeTo: null, fields: { title }, nested: [], updatedAt: '2026-11-21T10:00:00.000Z' }
-}
+export const product = (identity: string, title: string): CatalogObject => obj(identity, { title })
 
 export interface CatalogFixture {
   store: Store
