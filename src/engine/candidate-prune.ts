@@ -20,11 +20,12 @@
  * title of exactly W tokens can earn the exact-title bonus: when few hits have one, they are
  * candidates outright and C is taken without that bonus.
  */
-import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, RankCursor, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import { threadImpacts as impacts, type ImpactPrefix } from './impact-prefix.ts'
+import { TermWalker, type WalkTerm } from './term-walker.ts'
 import { expansionWeight } from './text-match.ts'
 
 /** Pruning is tried only when the hits outnumber the window by this much. */
@@ -35,10 +36,20 @@ const EXACT_LENGTH_TITLES_KEPT = 4096
 const GIVE_UP_SHARE = 0.5
 /** With several words, pruning is tried only when the pruned word has this many expansions. */
 const MIN_EXPANSIONS_WITH_OTHER_WORDS = 8
-/** A term's docs are walked unless they outnumber the hits this many times (then the hits are ranked in them). */
-const RANKED_WALK_RATIO = 4
 /** Docs visited between two raises of θ within one expansion's walk. */
 const THETA_EVERY = 64
+/** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest). */
+export const PROBE_MAX_SHARE = 1 / 8
+/** A probe (a rank lookup in the term's docs) costs about this many postings of a walk. */
+export const PROBE_COST = 2
+/** Only a term whose walk visits this many docs is worth probing instead (the list of hits to probe costs two passes over the hits). */
+export const PROBE_MIN_WALK = 4096
+/** The thresholds in use; tests make every term probe where it may, so small catalogs take that path. */
+export const probeTuning = { maxShare: PROBE_MAX_SHARE, cost: PROBE_COST, minWalk: PROBE_MIN_WALK }
+/** Terms probed so far on this thread (tests check that their catalogs reach the probing path). */
+export const probeCount = { terms: 0 }
+/** Buckets of the other words' score histogram that picks the hits worth probing. */
+const OTHER_BUCKETS = 64
 /** Slack for rounding: bounds and scores multiply the same factors in other orders. */
 const ROUNDING_SLACK = 1 + 1e-9
 
@@ -52,42 +63,9 @@ export interface PruneContext {
   threshold: number
 }
 
-/** One expansion of the pruned word in the segment. */
-interface PruneTerm {
-  ord: number
-  weight: number
-  ub: number
-}
-
 const bm25 = new Bm25fTable()
-const cursor = new BitmapCursor()
-const ranks = new RankCursor()
-let denseHits = new Uint32Array(0)
-const batch = new Uint32Array(512)
-let docValues = new Float64Array(0)
-let docScratch = new Float64Array(0)
-let walkDocs = new Uint32Array(0)
-let hitBuffer = new Uint32Array(0)
-let walkScores = new Float64Array(0)
 let candDocs = new Uint32Array(1024)
 let candScores = new Float64Array(1024)
-
-/** Grows the shared walk buffers to hold `n` docs and scores. */
-function ensureWalkBuffers(n: number): void {
-  if (walkDocs.length >= n) return
-  walkDocs = new Uint32Array(Math.max(n, walkDocs.length * 2))
-  walkScores = new Float64Array(walkDocs.length)
-}
-
-/** The hits as a dense bit set over the segment's docs (a reused buffer). */
-function denseOf(hits: Bitmap, numDocs: number): Uint32Array {
-  const words = Math.ceil(numDocs / 32)
-  if (denseHits.length < words) denseHits = new Uint32Array(words)
-  const dense = denseHits.subarray(0, words)
-  dense.fill(0)
-  hits.orIntoDenseWords(dense)
-  return dense
-}
 
 function addCandidate(n: number, doc: number, score: number): number {
   if (n === candDocs.length) {
@@ -167,6 +145,88 @@ class BestDocs {
 }
 
 /**
+ * The hits the other words score highest, for probing a term's docs instead of walking them: a doc
+ * of the term scoring at most `bound` reaches θ only when the other words lift it, which takes
+ * o(d) ≥ θ/C − bound − others. Listed are the hits of the highest o(d), as many as a cap allows,
+ * by buckets of o (a histogram over the hits) from the highest; `outside` is the highest o(d) of a
+ * hit left out. Bucketing is monotone in o: a lower bucket holds lower scores only.
+ */
+class HighOthers {
+  private list: Uint32Array | null = null
+  /** Where each listed bucket starts in `list` (from the highest bucket down), and its highest o. */
+  private starts: number[] = []
+  private highs: number[] = []
+  private outside = -Infinity
+  /** The hits of the last {@link select}, ascending. */
+  out = new Uint32Array(0)
+
+  constructor(
+    private readonly hitDocs: Uint32Array,
+    private readonly other: Float64Array,
+    private readonly otherMax: number,
+    private readonly cap: number,
+  ) {}
+
+  private build(): Uint32Array {
+    const { hitDocs, other } = this
+    const scale = this.otherMax > 0 ? OTHER_BUCKETS / this.otherMax : 0
+    const bucketOf = (o: number) => Math.min(OTHER_BUCKETS - 1, Math.floor(o * scale))
+    const counts = new Uint32Array(OTHER_BUCKETS)
+    const highs = new Float64Array(OTHER_BUCKETS).fill(-Infinity)
+    for (let i = 0; i < hitDocs.length; i++) {
+      const o = other[hitDocs[i]!]!
+      const b = bucketOf(o)
+      counts[b]!++
+      if (o > highs[b]!) highs[b] = o
+    }
+    // The lowest bucket whose hits and those above it stay within the cap.
+    let from = OTHER_BUCKETS
+    for (let total = 0; from > 0 && total + counts[from - 1]! <= this.cap; from--) total += counts[from - 1]!
+    for (let b = 0; b < from; b++) this.outside = Math.max(this.outside, highs[b]!)
+    // Counting sort of the listed hits, highest bucket first (ascending docs within a bucket).
+    const at = new Uint32Array(OTHER_BUCKETS)
+    let size = 0
+    for (let b = OTHER_BUCKETS - 1; b >= from; b--) {
+      if (counts[b] === 0) continue
+      at[b] = size
+      this.starts.push(size)
+      this.highs.push(highs[b]!)
+      size += counts[b]!
+    }
+    this.starts.push(size)
+    const list = new Uint32Array(size)
+    for (let i = 0; i < hitDocs.length && size > 0; i++) {
+      const b = bucketOf(other[hitDocs[i]!]!)
+      if (b >= from) list[at[b]!++] = hitDocs[i]!
+    }
+    this.out = new Uint32Array(size)
+    return (this.list = list)
+  }
+
+  /**
+   * Into `out`, the listed hits a term doc scoring at most `bound` can lift to θ, or -1 when a hit
+   * left out could reach θ too or when they number more than `max`.
+   */
+  select(bound: number, others: number, C: number, theta: number, max: number): number {
+    const list = this.list ?? this.build()
+    // The same sum, in the same order, as the cut of a walked doc: rounding keeps it monotone in o.
+    const reaches = (o: number) => !((bound + o + others) * C < theta)
+    if (reaches(this.outside)) return -1
+    let n = 0
+    for (let b = 0; b < this.highs.length && reaches(this.highs[b]!); b++) {
+      for (let i = this.starts[b]!; i < this.starts[b + 1]!; i++) {
+        const doc = list[i]!
+        if (!reaches(this.other[doc]!)) continue
+        if (n >= max) return -1
+        this.out[n++] = doc
+      }
+    }
+    this.out.subarray(0, n).sort()
+    return n
+  }
+}
+
+/**
  * The candidates among `hits` (one segment) that surely hold the top `k`, or null when pruning does
  * not apply (no word with several expansions and no parts, few hits).
  */
@@ -184,8 +244,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const r: SegmentReader = seg.reader
   bm25.prepare(view.invAvgLen)
   impacts.prepare(bm25)
-  const walker = new TermWalker(r, hits)
-  const termsOf = (w: WordPlan): PruneTerm[] =>
+  const walker = new TermWalker(r, hits, bm25)
+  const termsOf = (w: WordPlan): WalkTerm[] =>
     w.expansions
       .map((e) => {
         const weight = expansionWeight(view, w, e)
@@ -202,14 +262,25 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const exactOthers = words.some((w, i) => i !== p && w.parts === null)
   const other = exactOthers ? walker.docValues() : null
   if (other !== null) {
-    const cur = walker.docScratch()
+    let cur: Float64Array | null = null
     for (let w = 0; w < W; w++) {
       if (w === p || words[w]!.parts !== null) continue
-      for (const t of termsOf(words[w]!)) {
+      const wordTerms = termsOf(words[w]!)
+      // A word of one term adds its walk straight in (a hit it misses adds 0: the same sum). With
+      // several, each hit takes the best of them, gathered in `cur` first.
+      if (wordTerms.length === 1) {
+        const got = walker.walk(wordTerms[0]!)
+        const { docs, scores } = walker
+        for (let i = 0; i < got; i++) other[docs[i]!]! += scores[i]!
+        continue
+      }
+      cur ??= walker.docScratch()
+      for (const t of wordTerms) {
         const got = walker.walk(t)
+        const { docs, scores } = walker
         for (let i = 0; i < got; i++) {
-          const doc = walkDocs[i]!
-          if (walkScores[i]! > cur[doc]!) cur[doc] = walkScores[i]!
+          const doc = docs[i]!
+          if (scores[i]! > cur[doc]!) cur[doc] = scores[i]!
         }
       }
       const hitDocs = walker.hitDocs()
@@ -279,9 +350,10 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   }
   /** Takes the walk's `got` scored docs as candidates where they can reach the window. */
   const take = (got: number): void => {
+    const { docs, scores } = walker
     for (let i = 0; i < got; i++) {
-      const doc = walkDocs[i]!
-      const sum = other === null ? walkScores[i]! : walkScores[i]! + other[doc]!
+      const doc = docs[i]!
+      const sum = other === null ? scores[i]! : scores[i]! + other[doc]!
       // Raise θ as the walk goes, so a long walk does not collect every doc tied near the top.
       if (i % THETA_EVERY === THETA_EVERY - 1) raiseTheta(promising())
       if (cut((sum + others) * C, doc)) continue
@@ -289,15 +361,28 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       if (sum > best.min()) best.push(sum, doc)
     }
   }
+  const high = other === null ? null : new HighOthers(walker.hitDocs(), other, otherMax, Math.floor(h * probeTuning.maxShare))
+  /** Takes term `t`'s unwalked docs (each scoring at most `bound`) by probing the hits that can reach θ, when that is cheaper than walking. */
+  const probed = (t: WalkTerm, bound: number): boolean => {
+    const walk = walker.walkLength(t)
+    const got = high === null || walk < probeTuning.minWalk ? -1 : high.select(bound, others, C, theta, walk / probeTuning.cost)
+    if (got < 0) return false
+    probeCount.terms++
+    take(walker.probe(t, high!.out, got))
+    return true
+  }
   for (const t of terms) {
     if ((t.ub + others + otherMax) * C < theta) break
     // A common term is walked best postings first, until the next one's bound cannot reach θ; when
     // its stored prefix runs out first, the whole term is walked in doc order.
     const prefix = walker.walksInDocOrder(t) ? impacts.prefixOf(r, t.ord, bm25) : null
     let walked = false
+    // What the term's unwalked docs score at most.
+    let tail = t.ub
     if (prefix !== null) {
       const rho = impacts.driftOf(prefix)
       const scale = t.weight * rho * ROUNDING_SLACK
+      tail = prefix.tailBound * scale
       // Under the prefix's own table a kept posting's stored score is its exact score, and the
       // postings after it score lower or tie at higher addresses: the cut of ties applies to all.
       const exactTies = tiesExact && other === null && others === 0 && rho === 1
@@ -313,7 +398,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
         raiseTheta(promising())
       }
     }
-    if (!walked) take(walker.walk(t))
+    if (!walked && !probed(t, tail)) take(walker.walk(t))
     raiseTheta(promising())
     // Most hits are candidates: scoring them all beats walking on.
     if (n > h * GIVE_UP_SHARE) return null
@@ -325,128 +410,4 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   let u = 0
   for (let i = 0; i < m; i++) if (u === 0 || kept[u - 1] !== kept[i]) kept[u++] = kept[i]!
   return Bitmap.fromSorted(kept.subarray(0, u))
-}
-
-/**
- * Walks one term's (hit, entry) pairs of a segment, the smaller side first: the hits ranked among
- * the term's docs, or the term's docs in batches filtered by a dense bit set of the hits. Per-doc
- * buffers are reused across requests (one search at a time per thread).
- */
-class TermWalker {
-  private hitList: Uint32Array | null = null
-  private dense: Uint32Array | null = null
-
-  constructor(
-    private readonly r: SegmentReader,
-    private readonly hits: Bitmap,
-  ) {}
-
-  private docs(): Uint32Array {
-    if (this.hitList === null) {
-      const h = this.hits.size
-      if (hitBuffer.length < h) hitBuffer = new Uint32Array(Math.max(h, hitBuffer.length * 2))
-      this.hitList = hitBuffer.subarray(0, h)
-      this.hits.fillArray(this.hitList)
-    }
-    return this.hitList
-  }
-
-  /** The hits, ascending. */
-  hitDocs(): Uint32Array {
-    return this.docs()
-  }
-
-  /** The first `k` hits (lowest addresses), without decoding the rest. */
-  firstHits(k: number): Uint32Array {
-    if (this.hitList !== null) return this.hitList.subarray(0, k)
-    const out = new Uint32Array(Math.min(k, this.hits.size))
-    cursor.reset(this.hits)
-    let n = 0
-    for (let doc = cursor.next(); doc !== CURSOR_END && n < out.length; doc = cursor.next()) out[n++] = doc
-    return out
-  }
-
-
-  /** A per-doc value buffer, zero at every hit. */
-  docValues(): Float64Array {
-    if (docValues.length < this.r.numDocs) docValues = new Float64Array(this.r.numDocs)
-    const hits = this.docs()
-    for (let i = 0; i < hits.length; i++) docValues[hits[i]!] = 0
-    return docValues
-  }
-
-  /** A second per-doc buffer, zero at every hit. */
-  docScratch(): Float64Array {
-    if (docScratch.length < this.r.numDocs) docScratch = new Float64Array(this.r.numDocs)
-    const hits = this.docs()
-    for (let i = 0; i < hits.length; i++) docScratch[hits[i]!] = 0
-    return docScratch
-  }
-
-  /** True when {@link walk} goes through the term's docs (not the hits ranked among them). */
-  walksInDocOrder(t: PruneTerm): boolean {
-    return this.r.termDf[t.ord]! <= this.hits.size * RANKED_WALK_RATIO
-  }
-
-  /**
-   * The hits among postings `[from, from + count)` of a term's impact prefix with their scores, into
-   * `walkDocs` / `walkScores` (in prefix order); returns how many. Scored as {@link walk} scores.
-   */
-  walkPrefix(t: PruneTerm, prefix: ImpactPrefix, from: number, count: number): number {
-    const { classes, norms, payload, numDocs } = this.r
-    ensureWalkBuffers(count)
-    this.dense ??= denseOf(this.hits, numDocs)
-    const dense = this.dense
-    const end = Math.min(from + count, prefix.docs.length)
-    let n = 0
-    for (let i = from; i < end; i++) {
-      const doc = prefix.docs[i]!
-      if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
-      walkDocs[n] = doc
-      walkScores[n++] = t.weight * bm25.tfScore(classes, payload[prefix.entries[i]!]! * CLASS_STRIDE, norms, doc)
-    }
-    return n
-  }
-
-  /**
-   * Every hit in term `t`'s docs with its score (weight × BM25F tf part), into the shared buffers
-   * `walkDocs` / `walkScores` (ascending docs); returns how many. Buffers, not a callback: the
-   * loops stay monomorphic.
-   */
-  walk(t: PruneTerm): number {
-    const r = this.r
-    const { classes, norms, payload } = r
-    const start = r.payloadStart[t.ord]!
-    const docs = r.termDocs(t.ord)
-    const h = this.hits.size
-    ensureWalkBuffers(h)
-    const outDocs = walkDocs
-    const outScores = walkScores
-    let n = 0
-    if (r.termDf[t.ord]! > h * RANKED_WALK_RATIO) {
-      const hitDocs = this.docs()
-      ranks.reset(docs)
-      for (let i = 0; i < hitDocs.length; i++) {
-        const doc = hitDocs[i]!
-        const rank = ranks.rankOf(doc)
-        if (rank < 0) continue
-        outDocs[n] = doc
-        outScores[n++] = t.weight * bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc)
-      }
-      return n
-    }
-    this.dense ??= denseOf(this.hits, r.numDocs)
-    const dense = this.dense
-    cursor.reset(docs)
-    let entry = start
-    for (let got = cursor.nextBatch(batch); got > 0; got = cursor.nextBatch(batch)) {
-      for (let i = 0; i < got; i++, entry++) {
-        const doc = batch[i]!
-        if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
-        outDocs[n] = doc
-        outScores[n++] = t.weight * bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc)
-      }
-    }
-    return n
-  }
 }

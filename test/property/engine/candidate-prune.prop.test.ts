@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
+import { PROBE_COST, PROBE_MAX_SHARE, PROBE_MIN_WALK, probeCount, probeTuning } from '@/engine/candidate-prune.ts'
 import { impactTuning, IMPACT_MIN_DF, IMPACT_PREFIX_LENGTH } from '@/engine/impact-prefix.ts'
 import { IndexWriter } from '@/index/index.ts'
 import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpus.ts'
@@ -63,10 +64,14 @@ describe('candidate pruning', () => {
       // Impact prefixes (impact-prefix.ts) on small catalogs: every term walked best first, prefixes
       // short enough to run out (then the doc-order walk takes over).
       impact: fc.constantFrom(null, { minDf: 1, length: 1 }, { minDf: 2, length: 3 }, { minDf: 4, length: 40 }),
+      // Probing a term's unwalked docs among the hits the other words score highest, instead of
+      // walking them: as tuned, or wherever the bound allows it.
+      probeEverywhere: fc.boolean(),
     })
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning(o.impact)
+        setProbeTuning(o.probeEverywhere)
         const engine = o.chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, o.chunks, ['o1', 'o3'])
         const base: Partial<EngineSearchRequest> = {
           q: o.q,
@@ -86,6 +91,36 @@ describe('candidate pruning', () => {
       { numRuns: 300 },
     )
     setImpactTuning(null)
+    setProbeTuning(false)
+  })
+
+  test('probing a term among the hits the other words score highest keeps the full ranking\'s head', () => {
+    // Two or more words with a short last prefix (many expansions), probing wherever the bound allows.
+    const optionsArb = fc.record({
+      q: fc.tuple(fc.constantFrom(...FIRST_WORDS.filter((w) => w !== '')), fc.constantFrom('s', 'r', 'so', 'ra', 'sh')).map(([a, b]) => a + b),
+      k: fc.integer({ min: 1, max: 3 }),
+      fuzzy: fc.boolean(),
+      impact: fc.constantFrom(null, { minDf: 1, length: 1 }, { minDf: 2, length: 3 }),
+      prefer: fc.boolean(),
+      // The share of hits listed for probing: all, or the best scored only (the rest bounded).
+      share: fc.constantFrom(1, 0.5, 0.25, 0.1),
+    })
+    const probedBefore = probeCount.terms
+    fc.assert(
+      fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
+        setImpactTuning(o.impact)
+        setProbeTuning(true, o.share)
+        const engine = buildEngine(catalog)
+        const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: o.fuzzy, prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }] : [] }
+        const all = scoredKeys(engine, { ...base, size: 1000 })
+        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+      }),
+      { numRuns: 200 },
+    )
+    setImpactTuning(null)
+    setProbeTuning(false)
+    // The catalogs reach the probing path (else this property says nothing about it).
+    expect(probeCount.terms - probedBefore).toBeGreaterThan(20)
   })
 
   test('impact prefixes computed under older statistics still give the full ranking\'s head', () => {
@@ -121,4 +156,10 @@ describe('candidate pruning', () => {
 function setImpactTuning(t: { minDf: number; length: number } | null): void {
   impactTuning.minDf = t?.minDf ?? IMPACT_MIN_DF
   impactTuning.length = t?.length ?? IMPACT_PREFIX_LENGTH
+}
+
+function setProbeTuning(everywhere: boolean, share = 1): void {
+  probeTuning.maxShare = everywhere ? share : PROBE_MAX_SHARE
+  probeTuning.cost = everywhere ? 0 : PROBE_COST
+  probeTuning.minWalk = everywhere ? 0 : PROBE_MIN_WALK
 }
