@@ -45,6 +45,11 @@ export class BitsetContainer {
   card: number
   /** See {@link ArrayContainer.isView}. */
   isView: boolean
+  /**
+   * Set bits before each block of RANK_BLOCK_WORDS words, built by the first rank lookup that
+   * skips far (rank-cursor.ts). Only a view container keeps one: it is never written.
+   */
+  rankBlocks: Uint16Array | null = null
 
   constructor(words: Uint32Array, card: number, isView = false) {
     this.words = words

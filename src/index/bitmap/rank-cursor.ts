@@ -6,17 +6,33 @@
 //
 // State per container kind, all moving forward only:
 //   array   pos = index of the first value not yet passed (galloping to the probe)
-//   bitset  word index and the popcount of the words before it
+//   bitset  word index and the popcount of the words before it (a lookup more than a block
+//           ahead in a view container jumps through its rank blocks, built once and kept on it)
 //   run     run index and the number of ids in the runs before it
 // `base` is the number of ids in the containers before the current one.
 
 import { gallop } from './array-ops.ts'
 import { seekKey } from './algebra.ts'
-import { KIND_ARRAY, KIND_BITSET, type BitmapParts, type Container } from './container-types.ts'
+import { KIND_ARRAY, KIND_BITSET, type BitmapParts, type BitsetContainer, type Container } from './container-types.ts'
 import { POP16 } from './words.ts'
 
 const NO_U16 = new Uint16Array(0)
 const NO_U32 = new Uint32Array(0)
+/** Words per block of a bitset's rank blocks: a far lookup jumps to its block and counts at most this many words. */
+export const RANK_BLOCK_WORDS = 64
+const RANK_BLOCK_SHIFT = 6
+
+/** Set bits before each block of `words` (2048 words: 32 blocks). */
+function rankBlocksOf(words: Uint32Array): Uint16Array {
+  const blocks = new Uint16Array(words.length >>> RANK_BLOCK_SHIFT)
+  let before = 0
+  for (let i = 0; i < words.length; i++) {
+    if ((i & (RANK_BLOCK_WORDS - 1)) === 0) blocks[i >>> RANK_BLOCK_SHIFT] = before
+    const w = words[i]!
+    before += POP16[w & 0xffff]! + POP16[w >>> 16]!
+  }
+  return blocks
+}
 
 /**
  * Ranks of ascending probes in one bitmap.
@@ -38,6 +54,8 @@ export class RankCursor {
   private values: Uint16Array = NO_U16
   private card = 0
   private words: Uint32Array = NO_U32
+  /** The current bitset container when it may keep rank blocks (a view), else null. */
+  private bitset: BitsetContainer | null = null
   private runs: Uint16Array = NO_U16
   private nRuns = 0
   /** array: next index; bitset: word index; run: run index. */
@@ -68,8 +86,10 @@ export class RankCursor {
     this.before = 0
     this.card = c.card
     if (c.kind === KIND_ARRAY) this.values = c.values
-    else if (c.kind === KIND_BITSET) this.words = c.words
-    else {
+    else if (c.kind === KIND_BITSET) {
+      this.words = c.words
+      this.bitset = c.isView ? c : null
+    } else {
       this.runs = c.runs
       this.nRuns = c.nRuns
     }
@@ -100,6 +120,12 @@ export class RankCursor {
       const wi = low >>> 5
       let pos = this.pos
       let before = this.before
+      if (wi - pos > RANK_BLOCK_WORDS && this.bitset !== null) {
+        const blocks = (this.bitset.rankBlocks ??= rankBlocksOf(words))
+        const block = wi >>> RANK_BLOCK_SHIFT
+        pos = block << RANK_BLOCK_SHIFT
+        before = blocks[block]!
+      }
       while (pos < wi) {
         const w = words[pos++]!
         before += POP16[w & 0xffff]! + POP16[w >>> 16]!

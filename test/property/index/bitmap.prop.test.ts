@@ -399,18 +399,47 @@ describe('search-path helpers', () => {
         // Probes mix random ids with members (every other one), ascending, repeats allowed.
         const probes = withIds ? [...raw, ...Array.from(ids).filter((_, i) => i % 2 === 0)] : raw
         probes.sort((x, y) => x - y)
-        const c = new RankCursor().reset(build(ids, how))
-        for (const p of probes) {
-          let lo = 0
-          let hi = ids.length
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1
-            if (ids[mid]! < p) lo = mid + 1
-            else hi = mid
+        const bitmap = build(ids, how)
+        // Twice over the same bitmap: the second cursor finds the rank blocks the first one left
+        // on its view bitset containers.
+        for (let pass = 0; pass < 2; pass++) {
+          const c = new RankCursor().reset(bitmap)
+          for (const p of probes) {
+            let lo = 0
+            let hi = ids.length
+            while (lo < hi) {
+              const mid = (lo + hi) >>> 1
+              if (ids[mid]! < p) lo = mid + 1
+              else hi = mid
+            }
+            expect(c.rankOf(p)).toBe(lo < ids.length && ids[lo] === p ? lo : -1)
           }
-          expect(c.rankOf(p)).toBe(lo < ids.length && ids[lo] === p ? lo : -1)
         }
       }),
+    )
+  })
+
+  test('RankCursor jumps through the rank blocks of view bitsets: sparse probes over dense chunks', () => {
+    // Probes thousands of ids apart make every lookup skip more than a block of words.
+    const arb = fc.record({
+      density: fc.double({ min: 0.08, max: 0.95, noNaN: true }),
+      seed: fc.integer(),
+      probes: fc.array(fc.integer({ min: 0, max: 2 * 65536 - 1 }), { minLength: 1, maxLength: 60 }),
+    })
+    fc.assert(
+      fc.property(arb, ({ density, seed, probes }) => {
+        const ids = Uint32Array.from([...dense(density, seed), ...dense(density, seed + 1).map((v) => v + 65536)])
+        const bitmap = Bitmap.deserialize(Bitmap.fromSorted(ids).serialize(), { copy: false })
+        const sorted = [...probes, ...probes.map((p) => ids[p % ids.length]!)].sort((x, y) => x - y)
+        for (let pass = 0; pass < 2; pass++) {
+          const c = new RankCursor().reset(bitmap)
+          for (const p of sorted) {
+            const rank = ids.findIndex((v) => v >= p)
+            expect(c.rankOf(p)).toBe(rank >= 0 && ids[rank] === p ? rank : -1)
+          }
+        }
+      }),
+      { numRuns: 60 },
     )
   })
 
