@@ -374,7 +374,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (const t of terms) {
     if ((t.ub + others + otherMax) * C < theta) break
     // A common term is walked best postings first, until the next one's bound cannot reach θ; when
-    // its stored prefix runs out first, the whole term is walked in doc order.
+    // its stored prefix runs out first, the rest is probed among the hits the other words can lift
+    // to θ, or else the whole term is walked in doc order.
     const prefix = walker.walksInDocOrder(t) ? impacts.prefixOf(r, t.ord, bm25) : null
     let walked = false
     // What the term's unwalked docs score at most.
