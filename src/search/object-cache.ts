@@ -39,16 +39,32 @@ export class ObjectCache {
   getMany(store: ObjectSource, trackerId: string, generation: number, identities: readonly string[]): CatalogObject[] {
     const entries = this.entriesOf(trackerId, generation)
     if (entries === null) return store.getMany(trackerId, identities)
-    const missing = identities.filter((id) => !entries.objects.has(id))
-    if (missing.length > 0) for (const object of store.getMany(trackerId, missing)) this.remember(entries, object)
-    const out: CatalogObject[] = []
+    // The cached ones are marked recently used before the missing ones are stored, and the answer
+    // is built from `found`: storing may evict, and must not evict an object this call returns.
+    const found = new Map<string, CatalogObject>()
+    const missing: string[] = []
     for (const id of identities) {
+      if (found.has(id)) continue
       const object = entries.objects.get(id)
-      if (object === undefined) continue
+      if (object === undefined) {
+        missing.push(id)
+        continue
+      }
       // Recently used last, so eviction takes the least recently used first.
       entries.objects.delete(id)
       entries.objects.set(id, object)
-      out.push(object)
+      found.set(id, object)
+    }
+    if (missing.length > 0) {
+      for (const object of store.getMany(trackerId, missing)) {
+        found.set(object.identity, object)
+        this.remember(entries, object)
+      }
+    }
+    const out: CatalogObject[] = []
+    for (const id of identities) {
+      const object = found.get(id)
+      if (object !== undefined) out.push(object)
     }
     return out
   }

@@ -60,4 +60,10 @@ describe('ObjectCache', () => {
     store.catalog.put(TRACKER, product('p0', 'Fresh'))
     expect(titles(cache.getMany(reader.catalog, TRACKER, 1, ['p1', 'p0']))).toEqual(['p1=Fresh', 'p0=Product 0'])
   })
+
+  test('a full cache answers every object asked, cached or fetched, even when storing the fetched ones evicts', () => {
+    const cache = new ObjectCache(3)
+    cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p1', 'p2'])
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p3', 'p4', 'p0']))).toEqual(['p0=Product 0', 'p3=Product 3', 'p4=Product 4', 'p0=Product 0'])
+  })
 })
