@@ -102,6 +102,15 @@ export function keystrokes(queries: TypedQuery[], skip: ReadonlySet<string> = ne
   return out
 }
 
+/**
+ * The warm-up keystrokes of a measured set: `count` other queries (seed `seed`), typed, without a
+ * keystroke the measured set has, so that every measured keystroke is still the first of its kind.
+ */
+export function warmupKeystrokes(vocab: Vocabulary, measured: readonly TypedQuery[], count: number, seed: number): Keystroke[] {
+  const typed = new Set(keystrokes([...measured]).map((k) => k.q))
+  return keystrokes(typedQueries(vocab, count, seed, new Set(measured.map((q) => q.text))), typed)
+}
+
 /** Latency buckets by what the last keystroke left to match: short prefixes expand to many terms. */
 export function keystrokeBucket(q: string): string {
   if (q.endsWith(' ')) return 'after a space'

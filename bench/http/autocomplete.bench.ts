@@ -30,7 +30,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AUTOCOMPLETE_HIT_FIELDS, AUTOCOMPLETE_TYPES, keystrokeBucket, keystrokes, typedQueries, type Keystroke } from './autocomplete-cases.ts'
+import { AUTOCOMPLETE_HIT_FIELDS, AUTOCOMPLETE_TYPES, keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes, type Keystroke } from './autocomplete-cases.ts'
 import { loadCatalog, type Vocabulary } from './load-catalog.ts'
 import type { LoadReport } from './load-client.ts'
 import { BENCH_TRACKER, type BenchRequest } from './search-cases.ts'
@@ -154,8 +154,7 @@ async function benchSize(objects: number) {
   const vocabulary: Vocabulary = prepared !== undefined ? await Bun.file(join(prepared, 'vocabulary.json')).json() : (await loadCatalog(dataDir, TRACKER.id, TRACKER.key, objects, SEED)).vocabulary
   const queries = typedQueries(vocabulary, QUERIES, SEED)
   const measured = keystrokes(queries)
-  const warmupQueries = typedQueries(vocabulary, WARMUP_QUERIES, SEED + 1, new Set(queries.map((q) => q.text)))
-  const warmup = keystrokes(warmupQueries, new Set(measured.map((k) => k.q)))
+  const warmup = warmupKeystrokes(vocabulary, queries, WARMUP_QUERIES, SEED + 1)
   console.error(`  ${queries.length} queries, ${measured.length} distinct keystrokes (warm-up: ${warmup.length} others)`)
 
   const fromSnapshot = existsSync(join(dataDir, 'index', `${TRACKER.id}.snap`))

@@ -9,10 +9,10 @@
 // Notes: a diagnostic for a change's effect, not a target. Each side holds its own index copy (two
 //   snapshot loads: ~2 GB at 1M objects) and its own per-thread caches. BENCH_ONLY=<q> for one
 //   keystroke; BENCH_ROUNDS (3), the first round being the cold one.
-// Run: git worktree add --detach /tmp/ab-base HEAD~1 && ln -s $PWD/node_modules /tmp/ab-base/ &&
+// Run: git worktree add --detach /tmp/ab-base <commit before the change> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/autocomplete-ab.profile.ts
 import { join, resolve } from 'node:path'
-import { keystrokeBucket, keystrokes, typedQueries } from '../http/autocomplete-cases.ts'
+import { keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
 import { stats } from '../support/stats.ts'
 
@@ -28,17 +28,18 @@ type Run = () => unknown
 /** One checkout's worker path, loaded from its own source tree (its own module instances and caches). */
 async function side(root: string): Promise<{ warm: () => void; task: (path: string) => Run }> {
   const load = (path: string) => import(join(root, path))
-  const [{ parseAutocompleteParams }, { finishImpactWarmup }, { ObjectCache }, { runAutocomplete }, { openReadStore }, { benchIndex }] = await Promise.all([
+  const [{ parseAutocompleteParams }, { finishImpactWarmup }, objectCache, { runAutocomplete }, { openReadStore }, { benchIndex }] = await Promise.all([
     load('src/http/autocomplete-params.ts'),
     load('src/engine/impact-prefix.ts'),
-    load('src/search/object-cache.ts'),
+    // A checkout from before the workers' object cache renders straight from the store.
+    load('src/search/object-cache.ts').catch(() => null),
     load('src/search/run-autocomplete.ts'),
     load('src/store/index.ts'),
     load('bench/support/bench-index.ts'),
   ])
   const store = openReadStore(dataDir)
   const index = await benchIndex(dataDir, store, BENCH_TRACKER)
-  const objects = new ObjectCache().source(store.catalog, index.generation)
+  const objects = objectCache === null ? store.catalog : new objectCache.ObjectCache().source(store.catalog, index.generation)
   return {
     warm: () => finishImpactWarmup(),
     task: (path: string) => {
@@ -53,7 +54,7 @@ const vocabulary = await Bun.file(join(dataDir, 'vocabulary.json')).json()
 const queries = typedQueries(vocabulary, Number(env.BENCH_AC_QUERIES ?? 20), SEED)
 const all = keystrokes(queries)
 const measured = env.BENCH_ONLY === undefined ? all : all.filter((k) => k.q === env.BENCH_ONLY)
-const warmup = keystrokes(typedQueries(vocabulary, queries.length, SEED + 1, new Set(queries.map((q) => q.text))), new Set(all.map((k) => k.q)))
+const warmup = warmupKeystrokes(vocabulary, queries, queries.length, SEED + 1)
 
 const sides = [await side(resolve(baseRoot)), await side(resolve(import.meta.dir, '../..'))]
 for (const s of sides) {

@@ -18,7 +18,7 @@ import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
 import { ObjectCache } from '@/search/object-cache.ts'
 import { runAutocomplete } from '@/search/run-autocomplete.ts'
 import { openReadStore } from '@/store/index.ts'
-import { keystrokeBucket, keystrokes, typedQueries } from '../http/autocomplete-cases.ts'
+import { keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
 import { stats } from '../support/stats.ts'
@@ -35,7 +35,7 @@ const all = keystrokes(queries)
 const measured = env.BENCH_ONLY === undefined ? all : all.filter((k) => k.q === env.BENCH_ONLY)
 // The HTTP bench's warm-up: other queries typed first, so one-off costs (JIT, per-reader statics)
 // are paid before the measured keystrokes, each of which is still the first of its kind.
-const warmup = keystrokes(typedQueries(vocabulary, queries.length, SEED + 1, new Set(queries.map((q) => q.text))), new Set(all.map((k) => k.q)))
+const warmup = warmupKeystrokes(vocabulary, queries, queries.length, SEED + 1)
 const taskOf = (k: (typeof all)[number]) => {
   const parsed = parseAutocompleteParams(new URL('http://x' + k.request.path).searchParams)
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))

@@ -11,7 +11,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { keystrokes, typedQueries } from '../http/autocomplete-cases.ts'
+import { keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests } from '../http/search-cases.ts'
 import { runClient, startBenchSift, threadCpu, threadCpuPerRequest, waitForIdle } from '../http/sift-runner.ts'
 
@@ -22,10 +22,10 @@ const vocabulary = await Bun.file(join(prepared, 'vocabulary.json')).json()
 const cases = buildCases(vocabulary, 200, 40, 42)
 const typed = typedQueries(vocabulary, 20, 42)
 const measuredKeystrokes = keystrokes(typed)
-const warmupKeystrokes = keystrokes(typedQueries(vocabulary, 20, 43, new Set(typed.map((q) => q.text))), new Set(measuredKeystrokes.map((k) => k.q)))
+const warmupTyped = warmupKeystrokes(vocabulary, typed, 20, 43)
 const autocomplete = env.AC === '1'
 const requests = autocomplete ? measuredKeystrokes.map((k) => k.request) : mixedRequests(cases)
-const warmup = autocomplete ? warmupKeystrokes.map((k) => k.request) : cases.flatMap((c) => c.warmup)
+const warmup = autocomplete ? warmupTyped.map((k) => k.request) : cases.flatMap((c) => c.warmup)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-threads-'))
 cpSync(prepared, dataDir, { recursive: true })
