@@ -49,16 +49,19 @@ export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent, fromDay = Num
       if (e.query === null || e.totalHits === 0) return
       const query = normaliseQuery(e.query)
       if (query === '') return
-      for (const shopper of new Set([e.clientId, e.customerId])) {
-        if (shopper === null) continue
+      const spelling = displaySpelling(e.query)
+      const remember = (shopper: string | null): void => {
+        if (shopper === null) return
         const key = `${e.trackerId}${SEP}${shopper}${SEP}${query}`
         const last = batch.shopperSearches.get(key)
-        if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling: displaySpelling(e.query), at: e.at })
+        if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling, at: e.at })
       }
+      remember(e.clientId)
+      if (e.customerId !== e.clientId) remember(e.customerId)
       if (!counted) return
       const dayKey = `${e.trackerId}${SEP}${day}${SEP}${query}`
       batch.queries.set(dayKey, (batch.queries.get(dayKey) ?? 0) + 1)
-      const spellingKey = `${e.trackerId}${SEP}${query}${SEP}${displaySpelling(e.query)}`
+      const spellingKey = `${e.trackerId}${SEP}${query}${SEP}${spelling}`
       batch.spellings.set(spellingKey, (batch.spellings.get(spellingKey) ?? 0) + 1)
       const first = e.itemIds[0]
       const hitKey = `${e.trackerId}${SEP}${query}`

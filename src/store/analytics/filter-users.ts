@@ -57,7 +57,7 @@ export class FilterUsers {
     const fud = 'tracker_id = ? AND dim = ? AND scope = ? AND level = ? AND name = ? AND value = ? AND user_key = ?'
     this.q = {
       // No ORDER BY: with its key bound, an ordered read (or min/max) costs ~7 µs a call here, an unordered one ~1.5 µs.
-      days: db.query(`SELECT day, sessions, converted FROM rp_filter_user_day WHERE ${fud} AND day >= ?`),
+      days: db.query(`SELECT day, sessions, converted FROM rp_filter_user_day WHERE ${fud} AND day BETWEEN ? AND ?`),
       insert: db.query('INSERT INTO rp_filter_user_day (tracker_id, dim, scope, level, name, value, user_key, day, sessions, converted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)'),
       update: db.query(`UPDATE rp_filter_user_day SET sessions = sessions + ?, converted = converted + ? WHERE ${fud} AND day = ?`),
       delete: db.query(`DELETE FROM rp_filter_user_day WHERE ${fud} AND day = ?`),
@@ -70,7 +70,7 @@ export class FilterUsers {
 
   /** Adds (1) or takes out (-1) a session's filter users in `dims`; applied at the next `settle`. */
   apply(c: SessionContribution, dims: readonly number[], sign: 1 | -1): void {
-    const list = keysOutside(c.filters, NOTHING)
+    const list = filterUserKeys(c.filters)
     for (const dim of dims) for (const item of list) this.defer(c, dim, item, sign)
   }
 
@@ -124,8 +124,10 @@ export class FilterUsers {
   /** One more (or one less) session of the user on `day` using the filter. */
   private filterDay(key: Key, day: number, converted: boolean, sign: 1 | -1): void {
     const conv = converted ? 1 : 0
-    // The key's days that can matter: a previous day more than the window back is stored as if there were none (clampPrev).
-    const days = this.q.days.all(...key, day - FILTER_WINDOW_DAYS) as UserDay[]
+    // The key's days that can matter: a previous day more than the window back is stored as if there
+    // were none (clampPrev); a next day more than the window ahead counts under day − window either
+    // way, so its recount (chain) would take out and put back the same row.
+    const days = this.q.days.all(...key, day - FILTER_WINDOW_DAYS, day + FILTER_WINDOW_DAYS) as UserDay[]
     const row = days.find((d) => d.day === day)
     if (sign === 1) {
       // Counts after the change: a first session of the day joins the chain, a first converted one the converted chain.
@@ -176,6 +178,11 @@ const NOTHING: Used = { names: new Set(), pairs: new Set() }
 
 function usedBy(filters: readonly [string, string][]): Used {
   return { names: new Set(filters.map(([name]) => name)), pairs: new Set(filters.map(pairId)) }
+}
+
+/** The (scope, level, name, value) keys a session with these filters counts in (retention drops them with it). */
+export function filterUserKeys(filters: readonly [string, string][]): Item[] {
+  return keysOutside(filters, NOTHING)
 }
 
 /** A filter pair's key in sets of pairs. */

@@ -17,7 +17,7 @@
  * Shopper links are kept, as the reports' client links are.
  */
 import type { Database } from './analytics-db.ts'
-import { pairScope } from './reports-dims.ts'
+import { filterUserKeys } from './filter-users.ts'
 
 /** Distinct tracker ids of `table` by a loose index scan (one index seek per tracker, no full scan). */
 function distinctTrackers(db: Database, table: string): string[] {
@@ -74,19 +74,13 @@ export function purgeSessionsBatch(db: Database, trackerId: string, beforeDay: n
     const dropUserDay = db.query('DELETE FROM rp_filter_user_day WHERE tracker_id = ? AND dim = ? AND scope = ? AND level = ? AND name = ? AND value = ? AND user_key = ? AND day = ?')
     for (const s of sessions) {
       if (s.anonymous === 1) continue
-      const filters = filtersOf.all(s.id) as { name: string; value: string }[]
+      const filters = (filtersOf.all(s.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
       if (filters.length === 0) continue
-      // The keys ReportDims.filterUsers wrote for this session: every dim it is in, every scope, names and pairs.
+      // The keys the filter users wrote for this session (filter-users.ts): every dim it is in, every scope, names and pairs.
       const user = s.user_key ?? s.session_key
       const dims = [0, ...(dimsOf.all(s.id) as { dim: number }[]).map((row) => row.dim)]
-      const scopes = ['', ...filters.map((f) => pairScope(f.name, f.value))]
-      const names = [...new Set(filters.map((f) => f.name))]
-      for (const dim of dims) {
-        for (const scope of scopes) {
-          for (const name of names) dropUserDay.run(trackerId, dim, scope, 0, name, '', user, s.day)
-          for (const f of filters) dropUserDay.run(trackerId, dim, scope, 1, f.name, f.value, user, s.day)
-        }
-      }
+      const keys = filterUserKeys(filters)
+      for (const dim of dims) for (const [scope, level, name, value] of keys) dropUserDay.run(trackerId, dim, scope, level, name, value, user, s.day)
     }
     const ids = JSON.stringify(sessions.map((s) => s.id))
     for (const table of SESSION_CHILDREN) db.query(`DELETE FROM ${table} WHERE session_id IN (SELECT value FROM json_each(?))`).run(ids)
