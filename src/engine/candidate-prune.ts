@@ -66,6 +66,9 @@ export interface PruneContext {
 const bm25 = new Bm25fTable()
 let candDocs = new Uint32Array(1024)
 let candScores = new Float64Array(1024)
+/** HighOthers' list and selection (reused across requests, one search at a time per thread). */
+let highList = new Uint32Array(0)
+let highOut = new Uint32Array(0)
 
 function addCandidate(n: number, doc: number, score: number): number {
   if (n === candDocs.length) {
@@ -157,8 +160,8 @@ class HighOthers {
   private starts: number[] = []
   private highs: number[] = []
   private outside = -Infinity
-  /** The hits of the last {@link select}, ascending. */
-  out = new Uint32Array(0)
+  /** The hits of the last {@link select}, ascending (its first n). */
+  out = highOut
 
   constructor(
     private readonly hitDocs: Uint32Array,
@@ -194,12 +197,16 @@ class HighOthers {
       size += counts[b]!
     }
     this.starts.push(size)
-    const list = new Uint32Array(size)
+    if (highList.length < size) {
+      highList = new Uint32Array(Math.max(size, highList.length * 2))
+      highOut = new Uint32Array(highList.length)
+    }
+    const list = highList.subarray(0, size)
     for (let i = 0; i < hitDocs.length && size > 0; i++) {
       const b = bucketOf(other[hitDocs[i]!]!)
       if (b >= from) list[at[b]!++] = hitDocs[i]!
     }
-    this.out = new Uint32Array(size)
+    this.out = highOut
     return (this.list = list)
   }
 

@@ -34,6 +34,7 @@ import {
   type WordPlan,
 } from '@/query/index.ts'
 import { TopK } from '@/rank/index.ts'
+import { memo } from '@/shared/memo.ts'
 import { collectWindow } from './collect.ts'
 import { planNegation } from './negation-match.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
@@ -311,12 +312,9 @@ export class Engine {
     const disjunctive = own.some((o) => o)
     if (fixedKey !== null && own.every((o) => o)) {
       const key = `${fixedKey}\u0000${name}\u0000${size ?? ''}`
-      let cached = this.fixedFacets.get(key)
-      if (cached === undefined) {
-        cached = computeFacet(runs.map((r) => ({ reader: r.seg.reader, hits: r.fixed })), name, field, facetTypeOf(schema), size)
-        if (this.fixedFacets.size >= FIXED_FACETS_MAX) this.fixedFacets.clear()
-        this.fixedFacets.set(key, cached)
-      }
+      const cached = memo(this.fixedFacets, FIXED_FACETS_MAX, key, () =>
+        computeFacet(runs.map((r) => ({ reader: r.seg.reader, hits: r.fixed })), name, field, facetTypeOf(schema), size),
+      )
       // A copy of the list: callers may reorder or trim what they get.
       return { ...cached, values: cached.values.slice() }
     }

@@ -7,6 +7,7 @@
  * Kept in a module-level WeakMap keyed by the reader: a dropped reader takes its statics with it.
  */
 import { Bitmap, DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fuzzyScan, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
+import { memo } from '@/shared/memo.ts'
 
 const HAS_DIGIT = /\d/
 /** Most cached typo scans per reader (the cache is dropped when full). */
@@ -114,19 +115,14 @@ export class ReaderStatics {
    * Cached per reader: a new generation over the same segment does not rescan its vocabulary.
    */
   typoNeighbours(term: string, maxEdits: number): TypoNeighbour[] {
-    const key = `${maxEdits}:${term}`
-    let out = this.typos.get(key)
-    if (out === undefined) {
+    return memo(this.typos, TYPO_CACHE_MAX, `${maxEdits}:${term}`, () => {
       const found: TypoNeighbour[] = []
       const terms = this.wordTerms()
       fuzzyScan(terms, term, maxEdits, (ord, distance) => {
         if (terms[ord] !== term) found.push({ term: terms[ord]!, distance })
       })
-      out = found
-      if (this.typos.size >= TYPO_CACHE_MAX) this.typos.clear()
-      this.typos.set(key, out)
-    }
-    return out
+      return found
+    })
   }
 
   /**
