@@ -3,7 +3,8 @@
  * object's identity, for the index writer's deletes. A hash table over the identities' UTF-8 bytes,
  * chained through typed arrays: building it decodes no string, so the first write after a restart
  * at 1M docs costs ~0.1 s instead of the ~2 s a Map of a million decoded strings took (measured by
- * bench/micro/freshness.probe.ts); it also holds ~9 bytes a doc instead of a string and an array.
+ * bench/micro/freshness.probe.ts); it holds 12–20 bytes a doc (bucket heads and chain links)
+ * instead of a string and an array.
  */
 import { compareBytes, encodeUtf8 } from './byte-buffers.ts'
 
@@ -30,8 +31,6 @@ export class IdentityTable {
   private readonly heads: Uint32Array
   /** Next doc in the same bucket's chain. */
   private readonly next: Uint32Array
-  /** Owner doc of each doc (whose identity bytes it is filed under). */
-  private readonly owners: Uint32Array
 
   constructor(private readonly source: IdentitySource) {
     const n = source.numDocs
@@ -40,12 +39,10 @@ export class IdentityTable {
     this.mask = size - 1
     this.heads = new Uint32Array(size).fill(NONE)
     this.next = new Uint32Array(n)
-    this.owners = new Uint32Array(n)
     const { identityBytes: bytes, identityOffsets: offsets } = source
     // From the last doc down, each pushed at its chain's head: chains run in ascending doc order.
     for (let d = n - 1; d >= 0; d--) {
       const owner = source.owner(d)
-      this.owners[d] = owner
       const bucket = hashBytes(bytes, offsets[owner]!, offsets[owner + 1]!) & this.mask
       this.next[d] = this.heads[bucket]!
       this.heads[bucket] = d
@@ -58,7 +55,7 @@ export class IdentityTable {
     const { identityBytes: bytes, identityOffsets: offsets } = this.source
     const out: number[] = []
     for (let d = this.heads[hashBytes(key, 0, key.length) & this.mask]!; d !== NONE; d = this.next[d]!) {
-      const owner = this.owners[d]!
+      const owner = this.source.owner(d)
       const start = offsets[owner]!
       if (offsets[owner + 1]! - start === key.length && compareBytes(bytes.subarray(start, start + key.length), key) === 0) out.push(d)
     }
