@@ -82,7 +82,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheBytes: config.searchCacheMegabytes * 1_000_000, cacheTtlMs: 30_000, autocompleteCacheTtlMs: 60_000 })
 
   const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger, logServed: config.analyticsLog })
-  const reports = new ThreadedReports(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush(), thread: { dataDir: config.dataDir, rollupRetentionDays: config.rollupRetentionDays } })
+  const reports = new ThreadedReports(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush(), thread: { dataDir: config.dataDir, rollupRetentionDays: config.rollupRetentionDays, nice: config.analyticsNice } })
   // The analytics thread starts now, not once the index is loaded: reports answer meanwhile, caught up.
   reports.start()
 

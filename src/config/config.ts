@@ -21,6 +21,8 @@ export interface Config {
   analyticsLog: boolean
   /** Days of report rollups kept, today included; older days are purged hourly (SIFT_ROLLUP_RETENTION_DAYS). */
   rollupRetentionDays: number
+  /** How much nicer than the process the analytics thread is scheduled, 0 (as search) to 19 (SIFT_ANALYTICS_NICE, default 10; Linux only). */
+  analyticsNice: number
   /** Folder for the SQLite store of record and index snapshots (SIFT_DATA_DIR). */
   dataDir: string
   /** Trackers created or updated at start (SIFT_TRACKERS=`id:key,id2:key2`). */
@@ -78,6 +80,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   analyticsPort: 0,
   analyticsLog: true,
   rollupRetentionDays: MIN_ROLLUP_RETENTION_DAYS,
+  analyticsNice: 10,
   dataDir: resolve(PROJECT_ROOT, 'data'),
   trackers: [],
   demo: true,
@@ -146,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     analyticsPort: integer(env, 'SIFT_ANALYTICS_PORT', DEFAULT_CONFIG.analyticsPort, 0, 65535),
     analyticsLog: oneOf(env, 'SIFT_ANALYTICS_LOG', DEFAULT_CONFIG.analyticsLog ? '1' : '0', ['0', '1'] as const) === '1',
     rollupRetentionDays: integer(env, 'SIFT_ROLLUP_RETENTION_DAYS', DEFAULT_CONFIG.rollupRetentionDays, MIN_ROLLUP_RETENTION_DAYS, 36_500),
+    analyticsNice: integer(env, 'SIFT_ANALYTICS_NICE', DEFAULT_CONFIG.analyticsNice, 0, 19),
     dataDir: dataDir ? resolve(dataDir) : DEFAULT_CONFIG.dataDir,
     trackers: parseTrackerList(env.SIFT_TRACKERS ?? ''),
     demo: demo === undefined || demo === '' ? DEFAULT_CONFIG.demo : !['0', 'false', 'no', 'off'].includes(demo.toLowerCase()),

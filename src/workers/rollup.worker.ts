@@ -5,6 +5,7 @@
  * of events a second never holds up the front thread's requests. The front thread has already
  * migrated the file before starting it.
  */
+import { getPriority, setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { RollupCommand, RollupEvent, RollupThreadOptions } from '../analytics/reports/rollup-protocol.ts'
 import { RollupRunner } from '../analytics/reports/rollup-runner.ts'
@@ -23,8 +24,27 @@ const emit = (event: RollupEvent) => port.postMessage(event)
 const log = (level: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => emit({ kind: 'log', level, message, fields })
 const logger: Logger = { error: log('error'), warn: log('warn'), info: log('info'), debug: log('debug') }
 
+/**
+ * Lowers this thread's scheduling priority. The rollup and the popularity fold are background
+ * work: on saturated cores they would take their CPU from the search workers at equal priority;
+ * niced, they yield it and catch up on the backlog when searches leave CPU free. Nothing is lost
+ * or counted wrong: a report still has the thread catch up before it reads (threaded-reports.ts),
+ * it only waits longer while the cores are saturated. Linux applies setpriority to the calling
+ * thread alone; elsewhere it would nice the whole process, so it is left alone there.
+ */
+function lowerPriority(nice: number | undefined): void {
+  if (nice === undefined || nice === 0 || process.platform !== 'linux') return
+  try {
+    // An increment, as nice(1) takes it: a server started niced keeps its threads in order.
+    setPriority(0, Math.min(19, getPriority(0) + nice))
+  } catch (error) {
+    logger.warn('analytics thread priority not lowered', { nice, error: String(error) })
+  }
+}
+
 try {
   const options = workerData as RollupThreadOptions
+  lowerPriority(options.nice)
   const db = openAnalyticsDb(options.dataDir)
   // This connection checkpoints the log; the front thread's does not (setAutoCheckpoint).
   setAutoCheckpoint(db, 1000)

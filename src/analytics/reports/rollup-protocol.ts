@@ -13,6 +13,8 @@ export interface RollupThreadOptions {
   purgeEveryMs?: number
   /** Days of report rollups kept (SIFT_ROLLUP_RETENTION_DAYS); absent: kept for good. */
   rollupRetentionDays?: number
+  /** How much nicer than the process the thread is scheduled (SIFT_ANALYTICS_NICE); absent: as the process. */
+  nice?: number
 }
 
 /**

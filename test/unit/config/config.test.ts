@@ -23,6 +23,9 @@ describe('loadConfig', () => {
   test('bad values are refused with the variable name, never echoing keys', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(new ConfigError('PORT must be an integer from 0 to 65535, got "eighty"'))
     expect(() => loadConfig({ SIFT_SQLITE_SYNC: 'OFF' })).toThrow(ConfigError)
+    expect(loadConfig({}).analyticsNice).toBe(10)
+    expect(loadConfig({ SIFT_ANALYTICS_NICE: '0' }).analyticsNice).toBe(0)
+    expect(() => loadConfig({ SIFT_ANALYTICS_NICE: '20' })).toThrow(new ConfigError('SIFT_ANALYTICS_NICE must be an integer from 0 to 19, got "20"'))
     try {
       parseTrackerList('good:key,secretwithoutcolon')
       throw new Error('expected a ConfigError')

@@ -1,0 +1,57 @@
+// The analytics thread runs niced (SIFT_ANALYTICS_NICE, default 10 over the process; rollup.worker.ts): its rollup
+// yields CPU to the search workers on saturated cores. Read from /proc: the real thread of a real
+// server, named `sift-rollup`, against the server's other threads at the process's niceness.
+import { afterEach, describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { startTestSift, TRACKER_A, type TestSift } from '../../support/sift-server.ts'
+
+/** Niceness of this process's live threads named `name`, by thread id. */
+function niceOf(name: string): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== name) continue
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      // Fields after the command name: state is field 3, nice field 19.
+      out.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out
+}
+
+/** The niceness of the rollup thread `start` adds, once it has answered a report (so it has started). */
+async function rollupNice(start: () => Promise<TestSift>): Promise<{ nice: number; front: number; s: TestSift }> {
+  const before = new Set(niceOf('sift-rollup').keys())
+  const s = await start()
+  expect((await s.signed(TRACKER_A, 'GET', '/breakdown?days=30')).status).toBe(200)
+  const added = [...niceOf('sift-rollup')].filter(([tid]) => !before.has(tid))
+  expect(added.length).toBe(1)
+  const self = readFileSync('/proc/thread-self/stat', 'utf8')
+  return { nice: added[0]![1], front: Number(self.slice(self.lastIndexOf(')') + 2).split(' ')[16]), s }
+}
+
+describe.skipIf(process.platform !== 'linux')('analytics thread priority', () => {
+  let s: TestSift | undefined
+  afterEach(async () => {
+    await s?.stop()
+    s = undefined
+  })
+
+  test('10 nicer than the process by default (the front thread keeps the process niceness)', async () => {
+    const r = await rollupNice(() => startTestSift())
+    s = r.s
+    expect(r.nice).toBe(Math.min(19, r.front + 10))
+    expect(r.nice).toBeGreaterThan(r.front)
+  })
+
+  test('SIFT_ANALYTICS_NICE sets it; 0 leaves it as the process', async () => {
+    const niced = await rollupNice(() => startTestSift({ SIFT_ANALYTICS_NICE: '19' }))
+    await niced.s.stop()
+    expect(niced.nice).toBe(19)
+    const plain = await rollupNice(() => startTestSift({ SIFT_ANALYTICS_NICE: '0' }))
+    s = plain.s
+    expect(plain.nice).toBe(plain.front)
+  })
+})
