@@ -9,10 +9,10 @@
  * tables.
  */
 import { setAutoCheckpoint, type Database } from '../../store/analytics/analytics-db.ts'
-import { migrateReports } from '../../store/analytics/reports-db.ts'
+import { migrateReports, rollupPending } from '../../store/analytics/reports-db.ts'
 import type { ContextMatch, DayRange } from '../../store/analytics/reports-read.ts'
 import { SegmentsDb, type Segment } from '../../store/analytics/segments-db.ts'
-import { migrateTrending } from '../../store/analytics/trending-db.ts'
+import { migrateTrending, popularityPending } from '../../store/analytics/trending-db.ts'
 import type { Logger } from '../../shared/log.ts'
 import { CATCH_UP_BUDGET as POPULARITY_CATCH_UP_BUDGET } from '../trending/aggregator.ts'
 import { ReportReads, type ItemTitles, type QueryDetail, type QueryEntry } from './report-reads.ts'
@@ -20,6 +20,8 @@ import { CATCH_UP_BUDGET } from './reports-service.ts'
 import type { RollupThreadOptions } from './rollup-protocol.ts'
 import { RollupThread, type CatchUpResult } from './rollup-thread.ts'
 import type { Breakdown, FilterGroup } from './shapes.ts'
+
+const NOTHING_PENDING: CatchUpResult = Object.freeze({ processed: 0, caughtUp: true })
 
 export interface ThreadedReportsOptions {
   logger: Logger
@@ -81,9 +83,14 @@ export class ThreadedReports {
     await this.thread.stop()
   }
 
-  /** Writes queued events, then has the thread roll up at most `budget` pending ones. */
+  /**
+   * Writes queued events, then has the thread roll up at most `budget` pending ones. With none
+   * pending it answers at once: the thread runs niced (rollup.worker.ts), and on busy cores a
+   * round trip to it would wait for a time slice with nothing to do.
+   */
   catchUp(budget = CATCH_UP_BUDGET): Promise<CatchUpResult> {
     this.options.flush()
+    if (!rollupPending(this.db)) return Promise.resolve(NOTHING_PENDING)
     return this.thread.catchUp(budget, 'reports')
   }
 
@@ -94,6 +101,7 @@ export class ThreadedReports {
    */
   catchUpPopularity(budget = POPULARITY_CATCH_UP_BUDGET): Promise<CatchUpResult> {
     this.options.flush()
+    if (!popularityPending(this.db)) return Promise.resolve(NOTHING_PENDING)
     return this.thread.catchUp(budget, 'popularity')
   }
 

@@ -176,3 +176,13 @@ export function stepEvents(db: Database, batchSize: number, budget: number, curs
   }
   return { processed, caughtUp: eventsAfter(db, null, cursor(), 1).length === 0 }
 }
+
+/**
+ * Whether events were stored after `cursorSql`'s seq (a one-row, one-column read of a consumer's
+ * cursor): both reads are O(1) (seq is the rowid), so a request can skip asking a busy thread to
+ * catch up when there is nothing to catch up on.
+ */
+export function eventsPast(db: Database, cursorSql: string): boolean {
+  const row = db.query(`SELECT (SELECT COALESCE(MAX(seq), 0) FROM events) > COALESCE((${cursorSql}), 0) AS pending`).get() as { pending: number }
+  return row.pending === 1
+}

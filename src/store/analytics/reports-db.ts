@@ -12,7 +12,7 @@
  */
 import type { AnalyticsEvent } from '../../analytics/event.ts'
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
-import { migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
+import { eventsPast, migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims, type SessionContribution } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
 
@@ -311,4 +311,9 @@ export function isAnonymous(sessionKey: string): boolean {
 export function clientEvents(db: Database, trackerId: string, clientId: string, lo: number, hi: number): AnalyticsEvent[] {
   const rows = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? AND at BETWEEN ? AND ?').all(trackerId, clientId, lo, hi) as Parameters<typeof rowToEvent>[0][]
   return rows.map(rowToEvent)
+}
+
+/** Whether stored events wait for the reports' rollup. */
+export function rollupPending(db: Database): boolean {
+  return eventsPast(db, "SELECT seq FROM rp_cursor WHERE name = 'events'")
 }

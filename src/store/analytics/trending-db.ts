@@ -8,7 +8,7 @@
  * retention-db.ts.
  */
 import type { Database } from './analytics-db.ts'
-import { migrateComponent } from './analytics-db.ts'
+import { eventsPast, migrateComponent } from './analytics-db.ts'
 
 export const TRENDING_COMPONENT = 'trending'
 
@@ -293,4 +293,9 @@ export class TrendingDb {
   putSettings(trackerId: string, settings: unknown): void {
     this.qPutSettings.run(trackerId, JSON.stringify(settings))
   }
+}
+
+/** Whether stored events wait for the popularity fold (trending, top items). */
+export function popularityPending(db: Database): boolean {
+  return eventsPast(db, 'SELECT seq FROM trending_cursor WHERE id = 1')
 }

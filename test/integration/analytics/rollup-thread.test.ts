@@ -1,9 +1,9 @@
 // The reports' rollup on the analytics thread (src/workers/rollup.worker.ts): a report right after a
 // burst of collector posts sees every event (flush on the front thread, then a catch-up round trip
-// to the thread); a killed thread is logged and restarted, and reports keep updating; a stop in the
+// to the thread, skipped when no event is pending); a killed thread is logged and restarted, and reports keep updating; a stop in the
 // middle of a backlog ends cleanly, and the next start resumes from the stored cursor so that no
 // event is rolled up twice (the rollup tables equal a fresh in-process rollup of the same events).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import type { AnalyticsEvent } from '../../../src/analytics/event.ts'
 import { generateSessions } from '../../../bench/analytics/sessions-generator.ts'
@@ -71,6 +71,23 @@ describe('reports through the analytics thread', () => {
     const response = await s.signed(TRACKER_A, 'GET', `/frequent_queries?${day(2)}`)
     const queries = (await response.json()) as { query: string; searches_count: number }[]
     expect(queries.map((q) => [q.query, q.searches_count])).toEqual([0, 1, 2, 3, 4].map((k) => [`burst query ${k}`, 80]))
+  }, 30_000)
+
+  test('with nothing pending a report or a trending read does not wait for the thread', async () => {
+    const catchUp = spyOn(s.sift.reports.thread, 'catchUp')
+    try {
+      await s.sift.reports.catchUp()
+      await s.sift.reports.catchUpPopularity()
+      catchUp.mockClear()
+      expect((await breakdown(s, 2)).sessions.total_sessions).toBe(400)
+      expect((await s.signed(TRACKER_A, 'GET', '/v1/admin/trending_queries')).status).toBe(200)
+      expect(catchUp).not.toHaveBeenCalled()
+      // Pending again: the report sees them (through the thread, unless its background tick was first).
+      await burst(s, 'pending', 10, 2)
+      expect((await breakdown(s, 2)).sessions.total_sessions).toBe(410)
+    } finally {
+      catchUp.mockRestore()
+    }
   }, 30_000)
 
   test('a killed thread is logged and restarted, and reports keep updating', async () => {
