@@ -3,11 +3,16 @@
 //   into one process and run in alternation (ABBA), so that both sides see the same machine state:
 //   two separate runs of one build drift by more than the change being looked for.
 // Corpus: as served-log-cost.ts (the search requests of a prepared data dir's vocabulary).
-// Notes: a diagnostic for a change's effect, not a target. BENCH_ROUNDS (4) pairs; BENCH_SESSION_SEARCHES (10).
+// Reports: each side's median CPU µs a search for each part (request path, batched write, rollup,
+//   popularity fold, total) and the median of the paired per-round rollup ratios (this / base).
+// Notes: a diagnostic for a change's effect, not a target. BENCH_ROUNDS (4; keep it even, so each side
+//   goes first equally often); BENCH_SESSION_SEARCHES (10). process.cpuUsage counts the whole process
+//   (GC, JIT threads): one side's garbage can land in the other's round, which the alternation evens out.
 // Run: git worktree add --detach /tmp/ab-base <commit> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/analytics/served-log-ab.profile.ts
 import { join, resolve } from 'node:path'
 import { buildCases, mixedRequests } from '../http/search-cases.ts'
+import { stats } from '../support/stats.ts'
 import type { LoggingCost } from './served-log-cost.ts'
 
 const env = process.env
@@ -23,12 +28,12 @@ const vocabulary = await Bun.file(join(env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'voc
 const requests = mixedRequests(buildCases(vocabulary, 100, 20, 42))
 
 const results = new Map<string, LoggingCost[]>(sides.map(([name]) => [name, []]))
-for (const [name, measure] of sides) measure(requests, 5_000, sessionSearches) // warm-up, both sides
+for (const [, measure] of sides) measure(requests, 5_000, sessionSearches) // warm-up, both sides
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? sides : [...sides].reverse()
   for (const [name, measure] of order) results.get(name)!.push(measure(requests, 20_000, sessionSearches))
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const median = (xs: number[]) => stats(xs).p50
 for (const [name, costs] of results) {
   const row = (key: keyof LoggingCost) => `${key} ${median(costs.map((c) => c[key] as number)).toFixed(1)}`
   console.log(name.padEnd(5), ['requestPathUs', 'writerUs', 'rollupUs', 'popularityUs', 'totalUs'].map((k) => row(k as keyof LoggingCost)).join('  '))
