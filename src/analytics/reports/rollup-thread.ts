@@ -9,7 +9,7 @@
  * so reports never silently stop updating. The new thread resumes from the stored rollup cursor
  * and re-reads every tracker's segments. A catch-up in flight when the thread died, or asked while
  * none runs, answers "not caught up": the answer is served from what is rolled up (or folded), as
- * behind a backlog larger than its budget.
+ * behind a backlog larger than its budget. (ThreadedReports asks only when events are pending.)
  */
 import { Worker } from 'node:worker_threads'
 import type { Logger } from '../../shared/log.ts'

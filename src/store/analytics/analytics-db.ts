@@ -179,8 +179,8 @@ export function stepEvents(db: Database, batchSize: number, budget: number, curs
 
 /**
  * Whether events were stored after `cursorSql`'s seq (a one-row, one-column read of a consumer's
- * cursor): both reads are O(1) (seq is the rowid), so a request can skip asking a busy thread to
- * catch up when there is nothing to catch up on.
+ * cursor): two index look-ups (seq is the rowid) in one statement, so one snapshot, letting a
+ * request skip asking a busy thread to catch up when there is nothing to catch up on.
  */
 export function eventsPast(db: Database, cursorSql: string): boolean {
   const row = db.query(`SELECT (SELECT COALESCE(MAX(seq), 0) FROM events) > COALESCE((${cursorSql}), 0) AS pending`).get() as { pending: number }

@@ -25,11 +25,16 @@ function niceOf(name: string): Map<string, number> {
 async function rollupNice(start: () => Promise<TestSift>): Promise<{ nice: number; front: number; s: TestSift }> {
   const before = new Set(niceOf('sift-rollup').keys())
   const s = await start()
-  expect((await s.signed(TRACKER_A, 'GET', '/breakdown?days=30')).status).toBe(200)
-  const added = [...niceOf('sift-rollup')].filter(([tid]) => !before.has(tid))
-  expect(added.length).toBe(1)
-  const self = readFileSync('/proc/thread-self/stat', 'utf8')
-  return { nice: added[0]![1], front: Number(self.slice(self.lastIndexOf(')') + 2).split(' ')[16]), s }
+  try {
+    expect((await s.signed(TRACKER_A, 'GET', '/breakdown?days=30')).status).toBe(200)
+    const added = [...niceOf('sift-rollup')].filter(([tid]) => !before.has(tid))
+    expect(added.length).toBe(1)
+    const self = readFileSync('/proc/thread-self/stat', 'utf8')
+    return { nice: added[0]![1], front: Number(self.slice(self.lastIndexOf(')') + 2).split(' ')[16]), s }
+  } catch (error) {
+    await s.stop()
+    throw error
+  }
 }
 
 describe.skipIf(process.platform !== 'linux')('analytics thread priority', () => {
@@ -43,7 +48,8 @@ describe.skipIf(process.platform !== 'linux')('analytics thread priority', () =>
     const r = await rollupNice(() => startTestSift())
     s = r.s
     expect(r.nice).toBe(Math.min(19, r.front + 10))
-    expect(r.nice).toBeGreaterThan(r.front)
+    // A test run already at nice 19 has no room to go lower.
+    if (r.front < 19) expect(r.nice).toBeGreaterThan(r.front)
   })
 
   test('SIFT_ANALYTICS_NICE sets it; 0 leaves it as the process', async () => {
