@@ -361,11 +361,13 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     for (let i = 0; i < got; i++) {
       const doc = docs[i]!
       const sum = other === null ? scores[i]! : scores[i]! + other[doc]!
-      // Raise θ as the walk goes, so a long walk does not collect every doc tied near the top.
-      if (i % THETA_EVERY === THETA_EVERY - 1) raiseTheta(promising())
-      if (cut((sum + others) * C, doc)) continue
-      n = addCandidate(n, doc, sum)
-      if (sum > best.min()) best.push(sum, doc)
+      if (!cut((sum + others) * C, doc)) {
+        n = addCandidate(n, doc, sum)
+        if (sum > best.min()) best.push(sum, doc)
+      }
+      // Raise θ as the walk goes, so a long walk does not collect every doc tied near the top. Not
+      // after the last doc: every caller raises it then (a raise here would score a batch of one).
+      if (i % THETA_EVERY === THETA_EVERY - 1 && i + 1 < got) raiseTheta(promising())
     }
   }
   const high = other === null ? null : new HighOthers(walker.hitDocs(), other, otherMax, Math.floor(h * probeTuning.maxShare))

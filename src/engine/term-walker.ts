@@ -6,7 +6,7 @@
  * callbacks, so the loops stay monomorphic; they are reused across requests (one search at a time
  * per thread).
  */
-import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, RankCursor, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, BitmapCursor, CLASS_STRIDE, RankCursor, type SegmentReader } from '@/index/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
 import type { ImpactPrefix } from './impact-prefix.ts'
 
@@ -71,8 +71,7 @@ export class TermWalker {
     if (this.hitList !== null) return this.hitList.subarray(0, k)
     const out = new Uint32Array(Math.min(k, this.hits.size))
     cursor.reset(this.hits)
-    let n = 0
-    for (let doc = cursor.next(); doc !== CURSOR_END && n < out.length; doc = cursor.next()) out[n++] = doc
+    cursor.nextBatch(out)
     return out
   }
 
