@@ -26,7 +26,7 @@ import { openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
 import { loadCatalog } from '../http/load-catalog.ts'
 import { BENCH_TRACKER, buildCases, mixedRequests, type BenchRequest } from '../http/search-cases.ts'
 import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, threadCpu, threadCpuPerRequest, WRK_DONE, WRK_REQUESTS, type BenchSift } from '../http/sift-runner.ts'
-import { stats } from '../support/stats.ts'
+import { median, stats } from '../support/stats.ts'
 import { measureLoggingCost } from './served-log-cost.ts'
 
 const env = process.env
@@ -44,7 +44,6 @@ const ANONYMOUS = env.BENCH_ANONYMOUS === '1'
 const load = () => loadavg().map((v) => v.toFixed(2)).join(' ')
 const int = (v: number) => Math.round(v).toLocaleString('en')
 const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1))
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** Replaced per pass over the request list (wrk) so shoppers come and go as on a real site. */
 const MARK = 'MARK'

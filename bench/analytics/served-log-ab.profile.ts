@@ -12,7 +12,7 @@
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/analytics/served-log-ab.profile.ts
 import { join, resolve } from 'node:path'
 import { buildCases, mixedRequests } from '../http/search-cases.ts'
-import { stats } from '../support/stats.ts'
+import { median } from '../support/stats.ts'
 import type { LoggingCost } from './served-log-cost.ts'
 
 const env = process.env
@@ -33,7 +33,6 @@ for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? sides : [...sides].reverse()
   for (const [name, measure] of order) results.get(name)!.push(measure(requests, 20_000, sessionSearches))
 }
-const median = (xs: number[]) => stats(xs).p50
 for (const [name, costs] of results) {
   const row = (key: keyof LoggingCost) => `${key} ${median(costs.map((c) => c[key] as number)).toFixed(1)}`
   console.log(name.padEnd(5), ['requestPathUs', 'writerUs', 'rollupUs', 'popularityUs', 'totalUs'].map((k) => row(k as keyof LoggingCost)).join('  '))

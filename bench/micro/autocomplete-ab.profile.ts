@@ -14,7 +14,7 @@
 import { join, resolve } from 'node:path'
 import { keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
-import { stats } from '../support/stats.ts'
+import { median, stats } from '../support/stats.ts'
 
 const env = process.env
 const dataDir = env.BENCH_DATA_DIR ?? '/tmp/prof1m'
@@ -69,7 +69,6 @@ const time = (run: Run): number => {
   return performance.now() - t0
 }
 const ms = (v: number) => (v < 1 ? v.toFixed(3) : v.toFixed(2))
-const median = (xs: number[]) => stats(xs).p50
 console.log(`${tasks.length} keystrokes × ${rounds} rounds, base ${baseRoot}`)
 console.log('| round | base p50 | this p50 | base p95 | this p95 | base p99 | this p99 | base max | this max | median ratio |')
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')

@@ -9,6 +9,7 @@
  * Methods are synchronous and expect the caller (WriteQueue) to hold the write transaction.
  */
 import type { CatalogObject, Fields, NestedObject } from '../shared/catalog-object.ts'
+import { memo } from '../shared/memo.ts'
 import type { Database } from './sqlite.ts'
 
 export type FieldKind = 'number' | 'string' | 'boolean' | 'object'
@@ -120,12 +121,7 @@ export class CatalogStore {
 
   /** The prepared lookup of `count` identities (one statement per count, made on first use). */
   private lookup(count: number) {
-    let statement = this.qLookups.get(count)
-    if (statement === undefined) {
-      statement = this.db.query(`SELECT ${OBJECT_COLUMNS} FROM objects WHERE tracker_id = ? AND identity IN (${new Array(count).fill('?').join(',')})`)
-      this.qLookups.set(count, statement)
-    }
-    return statement
+    return memo(this.qLookups, LOOKUP_BATCH, count, () => this.db.query(`SELECT ${OBJECT_COLUMNS} FROM objects WHERE tracker_id = ? AND identity IN (${new Array(count).fill('?').join(',')})`))
   }
 
   /**

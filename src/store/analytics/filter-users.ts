@@ -30,6 +30,14 @@ export interface SessionContribution {
   filters: readonly [string, string][]
 }
 
+/** A stored session row's contribution, with the filters read from its rows. */
+export function contributionOf(
+  row: { id: number; tracker_id: string; day: number; user_key: string | null; session_key: string; converted: number },
+  filters: readonly [string, string][],
+): SessionContribution {
+  return { sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }
+}
+
 type Key = [trackerId: string, dim: number, scope: string, level: number, name: string, value: string, user: string]
 
 /** A filter-user change not yet applied: `count` sessions more (or fewer) of the key's user on `day`. */

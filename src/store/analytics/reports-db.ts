@@ -13,7 +13,8 @@
 import type { AnalyticsEvent } from '../../analytics/event.ts'
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { eventsPast, migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
-import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims, type SessionContribution } from './reports-dims.ts'
+import { contributionOf, type SessionContribution } from './filter-users.ts'
+import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
 
 export const REPORTS_MIGRATIONS: readonly string[] = [
@@ -259,8 +260,7 @@ export class ReportsDb {
   }
 
   private contribution(row: SessionRow): SessionContribution {
-    const filters = (this.qSessionFilters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
-    return { sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }
+    return contributionOf(row, (this.qSessionFilters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value]))
   }
 
   /**

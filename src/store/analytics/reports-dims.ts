@@ -29,9 +29,7 @@
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import type { BreakdownCounts } from './reports-read.ts'
-import { FilterUsers, type SessionContribution } from './filter-users.ts'
-
-export { FILTER_WINDOW_DAYS, pairScope, type SessionContribution } from './filter-users.ts'
+import { contributionOf, FilterUsers, type SessionContribution } from './filter-users.ts'
 
 /**
  * Backfill state of segment dims (DIMS_MIGRATION's dims were backfilled at once, so they are
@@ -220,7 +218,7 @@ export class ReportDims {
       if (!matchesDim(dim, contexts)) continue
       this.join(dim, summary, row.id)
       const filters = (this.q.filters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
-      this.users.apply({ sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }, [dim.id], 1)
+      this.users.apply(contributionOf(row, filters), [dim.id], 1)
     }
     dim.covered = sessions.length > 0 ? sessions[sessions.length - 1]!.id : dim.covered
     dim.ready = sessions.length < budget

@@ -6,7 +6,8 @@
  * restricted to the sessions that match. Day bounds are inclusive.
  */
 import type { Database } from './analytics-db.ts'
-import { dimOf, FILTER_WINDOW_DAYS, pairScope } from './reports-dims.ts'
+import { FILTER_WINDOW_DAYS, pairScope } from './filter-users.ts'
+import { dimOf } from './reports-dims.ts'
 
 /** A segment condition: a session matches when one of its events' contexts has all these values. */
 export type ContextMatch = Readonly<Record<string, string>>

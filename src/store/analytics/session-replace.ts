@@ -11,8 +11,8 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
-import { dayTotalsChanged, type ReportDims, type SessionContribution, type StoredSession, type TotalsDelta } from './reports-dims.ts'
-import { pairId } from './filter-users.ts'
+import { dayTotalsChanged, type ReportDims, type StoredSession, type TotalsDelta } from './reports-dims.ts'
+import { contributionOf, pairId } from './filter-users.ts'
 
 type Statement = ReturnType<Database['query']>
 
@@ -118,7 +118,7 @@ export class SessionReplacer {
     this.replaceItems(id, s, stored.items)
     this.replaceFilters(id, s, stored.filters)
     this.replaceContexts(id, s, stored.contexts)
-    const before: SessionContribution = { sessionId: id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters: stored.filters }
+    const before = contributionOf(row, stored.filters)
     this.dims.users.change(before, { sessionId: id, trackerId: s.trackerId, day: s.day, userKey, converted: s.converted, filters: s.filters }, [0, ...dims])
     return true
   }
