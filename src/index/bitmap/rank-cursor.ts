@@ -118,6 +118,11 @@ export class RankCursor {
     if (kind === KIND_BITSET) {
       const words = this.words
       const wi = low >>> 5
+      const w = words[wi]!
+      const bit = 1 << (low & 31)
+      // An absent id costs one bit test: scoring probes a few docs in every expansion of a prefix,
+      // and most expansions lack them. The count of the words before stays where it was.
+      if ((w & bit) === 0) return -1
       let pos = this.pos
       let before = this.before
       if (wi - pos > RANK_BLOCK_WORDS && this.bitset !== null) {
@@ -127,14 +132,11 @@ export class RankCursor {
         before = blocks[block]!
       }
       while (pos < wi) {
-        const w = words[pos++]!
-        before += POP16[w & 0xffff]! + POP16[w >>> 16]!
+        const v = words[pos++]!
+        before += POP16[v & 0xffff]! + POP16[v >>> 16]!
       }
       this.pos = pos
       this.before = before
-      const w = words[wi]!
-      const bit = 1 << (low & 31)
-      if ((w & bit) === 0) return -1
       const below = w & (bit - 1)
       return this.base + before + POP16[below & 0xffff]! + POP16[below >>> 16]!
     }
