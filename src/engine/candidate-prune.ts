@@ -6,8 +6,9 @@
  * usual (same code, same floats, same order).
  *
  * A hit's score is (Σ_w wordScore_w(d)) × bonus(d) × signals(d) × prefer(d). The pruned word p scores
- * max_e s_e(d), and s_e never exceeds UB_e = weight · idf · (k1 + 1). The other words are scored
- * exactly per hit, o(d) (a word with an all-parts alternative counts with its bound instead);
+ * max_e s_e(d), and s_e never exceeds UB_e = weight · idf · (k1 + 1). The other words score o(d)
+ * (other-words.ts: exact for a walked doc that may count, bounded where it cannot; a word with an
+ * all-parts alternative counts with its bound instead);
  * bonus × signals × prefer never exceeds C. The expansions of p are walked by UB_e descending:
  *
  *   θ             the k-th best EXACT score among docs scored so far (the caller's scorer on the few
@@ -24,7 +25,8 @@ import { Bitmap, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
-import { threadImpacts as impacts, type ImpactPrefix } from './impact-prefix.ts'
+import { ROUNDING_SLACK, threadImpacts as impacts } from './impact-prefix.ts'
+import { otherScores } from './other-words.ts'
 import { TermWalker, type WalkTerm } from './term-walker.ts'
 import { expansionWeight } from './text-match.ts'
 
@@ -48,10 +50,6 @@ export const PROBE_MIN_WALK = 4096
 export const probeTuning = { maxShare: PROBE_MAX_SHARE, cost: PROBE_COST, minWalk: PROBE_MIN_WALK }
 /** Terms probed so far on this thread (tests check that their catalogs reach the probing path). */
 export const probeCount = { terms: 0 }
-/** Buckets of the other words' score histogram that picks the hits worth probing. */
-const OTHER_BUCKETS = 64
-/** Slack for rounding: bounds and scores multiply the same factors in other orders. */
-const ROUNDING_SLACK = 1 + 1e-9
 
 /** What the caller provides: the bound of the other factors, exact scoring, the window's threshold. */
 export interface PruneContext {
@@ -66,9 +64,6 @@ export interface PruneContext {
 const bm25 = new Bm25fTable()
 let candDocs = new Uint32Array(1024)
 let candScores = new Float64Array(1024)
-/** HighOthers' list and selection (reused across requests, one search at a time per thread). */
-let highList = new Uint32Array(0)
-let highOut = new Uint32Array(0)
 
 function addCandidate(n: number, doc: number, score: number): number {
   if (n === candDocs.length) {
@@ -148,92 +143,6 @@ class BestDocs {
 }
 
 /**
- * The hits the other words score highest, for probing a term's docs instead of walking them: a doc
- * of the term scoring at most `bound` reaches θ only when the other words lift it, which takes
- * o(d) ≥ θ/C − bound − others. Listed are the hits of the highest o(d), as many as a cap allows,
- * by buckets of o (a histogram over the hits) from the highest; `outside` is the highest o(d) of a
- * hit left out. Bucketing is monotone in o: a lower bucket holds lower scores only.
- */
-class HighOthers {
-  private list: Uint32Array | null = null
-  /** Where each listed bucket starts in `list` (from the highest bucket down), and its highest o. */
-  private starts: number[] = []
-  private highs: number[] = []
-  private outside = -Infinity
-  /** The hits of the last {@link select}, ascending (its first n). */
-  out = highOut
-
-  constructor(
-    private readonly hitDocs: Uint32Array,
-    private readonly other: Float64Array,
-    private readonly otherMax: number,
-    private readonly cap: number,
-  ) {}
-
-  private build(): Uint32Array {
-    const { hitDocs, other } = this
-    const scale = this.otherMax > 0 ? OTHER_BUCKETS / this.otherMax : 0
-    const bucketOf = (o: number) => Math.min(OTHER_BUCKETS - 1, Math.floor(o * scale))
-    const counts = new Uint32Array(OTHER_BUCKETS)
-    const highs = new Float64Array(OTHER_BUCKETS).fill(-Infinity)
-    for (let i = 0; i < hitDocs.length; i++) {
-      const o = other[hitDocs[i]!]!
-      const b = bucketOf(o)
-      counts[b]!++
-      if (o > highs[b]!) highs[b] = o
-    }
-    // The lowest bucket whose hits and those above it stay within the cap.
-    let from = OTHER_BUCKETS
-    for (let total = 0; from > 0 && total + counts[from - 1]! <= this.cap; from--) total += counts[from - 1]!
-    for (let b = 0; b < from; b++) this.outside = Math.max(this.outside, highs[b]!)
-    // Counting sort of the listed hits, highest bucket first (ascending docs within a bucket).
-    const at = new Uint32Array(OTHER_BUCKETS)
-    let size = 0
-    for (let b = OTHER_BUCKETS - 1; b >= from; b--) {
-      if (counts[b] === 0) continue
-      at[b] = size
-      this.starts.push(size)
-      this.highs.push(highs[b]!)
-      size += counts[b]!
-    }
-    this.starts.push(size)
-    if (highList.length < size) {
-      highList = new Uint32Array(Math.max(size, highList.length * 2))
-      highOut = new Uint32Array(highList.length)
-    }
-    const list = highList.subarray(0, size)
-    for (let i = 0; i < hitDocs.length && size > 0; i++) {
-      const b = bucketOf(other[hitDocs[i]!]!)
-      if (b >= from) list[at[b]!++] = hitDocs[i]!
-    }
-    this.out = highOut
-    return (this.list = list)
-  }
-
-  /**
-   * Into `out`, the listed hits a term doc scoring at most `bound` can lift to θ, or -1 when a hit
-   * left out could reach θ too or when they number more than `max`.
-   */
-  select(bound: number, others: number, C: number, theta: number, max: number): number {
-    const list = this.list ?? this.build()
-    // The same sum, in the same order, as the cut of a walked doc: rounding keeps it monotone in o.
-    const reaches = (o: number) => !((bound + o + others) * C < theta)
-    if (reaches(this.outside)) return -1
-    let n = 0
-    for (let b = 0; b < this.highs.length && reaches(this.highs[b]!); b++) {
-      for (let i = this.starts[b]!; i < this.starts[b + 1]!; i++) {
-        const doc = list[i]!
-        if (!reaches(this.other[doc]!)) continue
-        if (n >= max) return -1
-        this.out[n++] = doc
-      }
-    }
-    this.out.subarray(0, n).sort()
-    return n
-  }
-}
-
-/**
  * The candidates among `hits` (one segment) that surely hold the top `k`, or null when pruning does
  * not apply (no word with several expansions and no parts, few hits).
  */
@@ -261,45 +170,12 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       })
       .filter((t) => t.ord >= 0)
 
-  // The other words: exact per-doc word scores (`other[doc]`, summed) when they have no parts
-  // alternative, else their bound (`others`).
+  // The other words: exact per-doc word scores (otherScores) when they have no parts alternative,
+  // else their bound (`others`).
   let others = 0
   for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts !== null) others += wordBound(view, words[w]!)
-  let otherMax = 0
-  const exactOthers = words.some((w, i) => i !== p && w.parts === null)
-  const other = exactOthers ? walker.docValues() : null
-  if (other !== null) {
-    let cur: Float64Array | null = null
-    for (let w = 0; w < W; w++) {
-      if (w === p || words[w]!.parts !== null) continue
-      const wordTerms = termsOf(words[w]!)
-      // A word of one term adds its walk straight in (a hit it misses adds 0: the same sum). With
-      // several, each hit takes the best of them, gathered in `cur` first.
-      if (wordTerms.length === 1) {
-        const got = walker.walk(wordTerms[0]!)
-        const { docs, scores } = walker
-        for (let i = 0; i < got; i++) other[docs[i]!]! += scores[i]!
-        continue
-      }
-      cur ??= walker.docScratch()
-      for (const t of wordTerms) {
-        const got = walker.walk(t)
-        const { docs, scores } = walker
-        for (let i = 0; i < got; i++) {
-          const doc = docs[i]!
-          if (scores[i]! > cur[doc]!) cur[doc] = scores[i]!
-        }
-      }
-      const hitDocs = walker.hitDocs()
-      for (let i = 0; i < hitDocs.length; i++) {
-        const doc = hitDocs[i]!
-        other[doc]! += cur[doc]!
-        cur[doc] = 0
-      }
-    }
-    const hitDocs = walker.hitDocs()
-    for (let i = 0; i < hitDocs.length; i++) if (other[hitDocs[i]!]! > otherMax) otherMax = other[hitDocs[i]!]!
-  }
+  const other = otherScores(r, walker, bm25, hits, words, p, termsOf, Math.floor(h * probeTuning.maxShare))
+  const otherMax = other === null ? 0 : other.max
   const terms = termsOf(words[p]!).sort((a, b) => b.ub - a.ub)
 
   let n = 0
@@ -360,7 +236,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     const { docs, scores } = walker
     for (let i = 0; i < got; i++) {
       const doc = docs[i]!
-      const sum = other === null ? scores[i]! : scores[i]! + other[doc]!
+      let sum = other === null ? scores[i]! : scores[i]! + other.boundOf(doc)
+      // Where o(d) was only bounded, the exact sum decides (it is no higher).
+      if (other !== null && !other.exactEverywhere && !cut((sum + others) * C, doc)) sum = scores[i]! + other.exactOf(doc)
       if (!cut((sum + others) * C, doc)) {
         n = addCandidate(n, doc, sum)
         if (sum > best.min()) best.push(sum, doc)
@@ -370,7 +248,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       if (i % THETA_EVERY === THETA_EVERY - 1 && i + 1 < got) raiseTheta(promising())
     }
   }
-  const high = other === null ? null : new HighOthers(walker.hitDocs(), other, otherMax, Math.floor(h * probeTuning.maxShare))
+  const high = other === null ? null : other.high
   /** Takes term `t`'s unwalked docs (each scoring at most `bound`) by probing the hits that can reach θ, when that is cheaper than walking. */
   const probed = (t: WalkTerm, bound: number): boolean => {
     const walk = walker.walkLength(t)

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { PROBE_COST, PROBE_MAX_SHARE, PROBE_MIN_WALK, probeCount, probeTuning } from '@/engine/candidate-prune.ts'
 import { impactTuning, IMPACT_MIN_DF, IMPACT_PREFIX_LENGTH } from '@/engine/impact-prefix.ts'
+import { KNOWN_PER_HIT, otherTuning } from '@/engine/other-words.ts'
 import { IndexWriter } from '@/index/index.ts'
 import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpus.ts'
 import { BRANDS, GEO_CENTER, WORDS } from './arbitraries.ts'
@@ -67,11 +68,14 @@ describe('candidate pruning', () => {
       // Probing a term's unwalked docs among the hits the other words score highest, instead of
       // walking them: as tuned, or wherever the bound allows it.
       probeEverywhere: fc.boolean(),
+      // The other words' scores (other-words.ts): of every hit, from their impact prefixes, or as tuned.
+      hitsPerKnown: fc.constantFrom(0, KNOWN_PER_HIT, Infinity),
     })
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning(o.impact)
         setProbeTuning(o.probeEverywhere)
+        otherTuning.hitsPerKnown = o.hitsPerKnown
         const engine = o.chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, o.chunks, ['o1', 'o3'])
         const base: Partial<EngineSearchRequest> = {
           q: o.q,
@@ -92,6 +96,7 @@ describe('candidate pruning', () => {
     )
     setImpactTuning(null)
     setProbeTuning(false)
+    otherTuning.hitsPerKnown = KNOWN_PER_HIT
   })
 
   test('probing a term among the hits the other words score highest keeps the full ranking\'s head', () => {
@@ -110,6 +115,8 @@ describe('candidate pruning', () => {
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning(o.impact)
         setProbeTuning(true, o.share)
+        // Every hit's other-word score listed (prefixes bound the rest, which lists fewer: below).
+        otherTuning.hitsPerKnown = Infinity
         const engine = buildEngine(catalog)
         const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: o.fuzzy, prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }] : [] }
         const all = scoredKeys(engine, { ...base, size: 1000 })
@@ -119,8 +126,46 @@ describe('candidate pruning', () => {
     )
     setImpactTuning(null)
     setProbeTuning(false)
+    otherTuning.hitsPerKnown = KNOWN_PER_HIT
     // The catalogs reach the probing path (else this property says nothing about it).
     expect(probeCount.terms - probedBefore).toBeGreaterThan(20)
+  })
+
+  test('other words scored from their impact prefixes (bounded past them) keep the full ranking\'s head', () => {
+    // Prefixes of a few postings: most hits lie past every other word's prefix, so a walked doc
+    // is first bounded, then scored exactly where the bound can reach the window.
+    const optionsArb = fc.record({
+      q: fc.tuple(fc.constantFrom(...FIRST_WORDS.filter((w) => w !== '')), fc.constantFrom('s', 'r', 'so', 'ra', 'sh', 'j', 'b')).map(([a, b]) => a + b),
+      k: fc.integer({ min: 1, max: 3 }),
+      fuzzy: fc.boolean(),
+      length: fc.integer({ min: 1, max: 4 }),
+      probeEverywhere: fc.boolean(),
+      avail: fc.boolean(),
+    })
+    const probedBefore = probeCount.terms
+    fc.assert(
+      fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
+        setImpactTuning({ minDf: 1, length: o.length })
+        setProbeTuning(o.probeEverywhere)
+        otherTuning.hitsPerKnown = 0
+        const engine = buildEngine(catalog)
+        const base: Partial<EngineSearchRequest> = {
+          q: o.q,
+          prefixLast: true,
+          fuzzy: o.fuzzy,
+          availabilityField: o.avail ? 'availability' : null,
+          availabilityRankField: o.avail ? 'availability_rank' : null,
+        }
+        const all = scoredKeys(engine, { ...base, size: 1000 })
+        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+      }),
+      { numRuns: 400 },
+    )
+    setImpactTuning(null)
+    setProbeTuning(false)
+    otherTuning.hitsPerKnown = KNOWN_PER_HIT
+    // Probing among the known docs (a hit past every prefix bounded by the tails) is reached too.
+    expect(probeCount.terms - probedBefore).toBeGreaterThan(0)
   })
 
   test('impact prefixes computed under older statistics still give the full ranking\'s head', () => {
@@ -132,6 +177,7 @@ describe('candidate pruning', () => {
       length: fc.integer({ min: 1, max: 40 }),
       split: fc.double({ min: 0.2, max: 0.8, noNaN: true }),
     })
+    const probedBefore = probeCount.terms
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning({ minDf: 1, length: o.length })

@@ -1,0 +1,288 @@
+/**
+ * The other words' scores for candidate pruning (candidate-prune.ts): o(d), the summed exact word
+ * scores of a hit for every word but the pruned one (words with an all-parts alternative are
+ * bounded by the caller instead). Two ways to hold them:
+ *
+ *   every hit   each other word's postings walked among the hits: o(d) of every hit, for a walk of
+ *               those postings and a write per hit ("findor s" at 1M: 160K postings, 107K hits)
+ *   prefixes    the other words' impact prefixes (impact-prefix.ts) give the known docs K, the hits
+ *               among their best postings, whose o(d) is computed exactly; any other hit scores at
+ *               most oT = Σ_w max_e tail_e, since each of its postings lies past its term's prefix.
+ *               A walked doc whose bound can reach θ gets its exact o(d) by rank lookups.
+ *
+ * Every o(d) is the same float either way: per word the best expansion's score, summed in query
+ * order from 0. Prefixes are used when their known docs are few against the hits.
+ */
+import { CLASS_STRIDE, RankCursor, type Bitmap, type SegmentReader } from '@/index/index.ts'
+import type { WordPlan } from '@/query/index.ts'
+import type { Bm25fTable } from '@/rank/index.ts'
+import { impactTuning, ROUNDING_SLACK, threadImpacts as impacts } from './impact-prefix.ts'
+import type { TermWalker, WalkTerm } from './term-walker.ts'
+
+/** Buckets of the other words' score histogram that picks the hits worth probing. */
+const OTHER_BUCKETS = 64
+/** Prefixes are used when the hits outnumber the known docs (at most) this many times over. */
+export const KNOWN_PER_HIT = 8
+/** The ratio in use; tests force either way (0: prefixes whenever possible; Infinity: every hit). */
+export const otherTuning = { hitsPerKnown: KNOWN_PER_HIT }
+
+/** HighOthers' list and selection (reused across requests, one search at a time per thread). */
+let highList = new Uint32Array(0)
+let highOut = new Uint32Array(0)
+/** Per-doc o(d) of the prefixes' way, valid where `stamp[doc] === epoch`. */
+let values = new Float64Array(0)
+let stamp = new Uint32Array(0)
+let epoch = 0
+let knownBuffer = new Uint32Array(0)
+let bestBuffer = new Float64Array(0)
+const ranks = new RankCursor()
+
+/** The other words' o(d) over one segment's hits. */
+export interface OtherScores {
+  /** Upper bound of o over the hits. */
+  readonly max: number
+  /** True when {@link boundOf} is exact for every hit. */
+  readonly exactEverywhere: boolean
+  /** An upper bound of o(doc) for a hit: exact where known. */
+  boundOf(doc: number): number
+  /** o(doc) of a hit. */
+  exactOf(doc: number): number
+  /** The hits a term doc can be lifted to θ by (see {@link HighOthers.select}); they are in `out`. */
+  readonly high: HighOthers
+}
+
+/**
+ * The hits the other words score highest, for probing a term's docs instead of walking them: a doc
+ * of the term scoring at most `bound` reaches θ only when the other words lift it, which takes
+ * o(d) ≥ θ/C − bound − others. Listed are the hits of the highest o(d) among `docs`, as many as a
+ * cap allows, by buckets of o (a histogram) from the highest; `outside` is the highest o(d) of a
+ * hit left out (at least `floor`, which bounds the hits not in `docs`). Bucketing is monotone in
+ * o: a lower bucket holds lower scores only.
+ */
+export class HighOthers {
+  private list: Uint32Array | null = null
+  /** Where each listed bucket starts in `list` (from the highest bucket down), and its highest o. */
+  private starts: number[] = []
+  private highs: number[] = []
+  private outside: number
+  /** The hits of the last {@link select}, ascending (its first n). */
+  out = highOut
+
+  constructor(
+    private readonly docs: Uint32Array,
+    private readonly other: Float64Array,
+    private readonly otherMax: number,
+    private readonly cap: number,
+    floor: number,
+  ) {
+    this.outside = floor
+  }
+
+  private build(): Uint32Array {
+    const { docs, other } = this
+    const scale = this.otherMax > 0 ? OTHER_BUCKETS / this.otherMax : 0
+    const bucketOf = (o: number) => Math.min(OTHER_BUCKETS - 1, Math.floor(o * scale))
+    const counts = new Uint32Array(OTHER_BUCKETS)
+    const highs = new Float64Array(OTHER_BUCKETS).fill(-Infinity)
+    for (let i = 0; i < docs.length; i++) {
+      const o = other[docs[i]!]!
+      const b = bucketOf(o)
+      counts[b]!++
+      if (o > highs[b]!) highs[b] = o
+    }
+    // The lowest bucket whose hits and those above it stay within the cap.
+    let from = OTHER_BUCKETS
+    for (let total = 0; from > 0 && total + counts[from - 1]! <= this.cap; from--) total += counts[from - 1]!
+    for (let b = 0; b < from; b++) this.outside = Math.max(this.outside, highs[b]!)
+    // Counting sort of the listed hits, highest bucket first (ascending docs within a bucket).
+    const at = new Uint32Array(OTHER_BUCKETS)
+    let size = 0
+    for (let b = OTHER_BUCKETS - 1; b >= from; b--) {
+      if (counts[b] === 0) continue
+      at[b] = size
+      this.starts.push(size)
+      this.highs.push(highs[b]!)
+      size += counts[b]!
+    }
+    this.starts.push(size)
+    if (highList.length < size) {
+      highList = new Uint32Array(Math.max(size, highList.length * 2))
+      highOut = new Uint32Array(highList.length)
+    }
+    const list = highList.subarray(0, size)
+    for (let i = 0; i < docs.length && size > 0; i++) {
+      const b = bucketOf(other[docs[i]!]!)
+      if (b >= from) list[at[b]!++] = docs[i]!
+    }
+    this.out = highOut
+    return (this.list = list)
+  }
+
+  /**
+   * Into `out`, the listed hits a term doc scoring at most `bound` can lift to θ, or -1 when a hit
+   * left out could reach θ too or when they number more than `max`.
+   */
+  select(bound: number, others: number, C: number, theta: number, max: number): number {
+    const list = this.list ?? this.build()
+    // The same sum, in the same order, as the cut of a walked doc: rounding keeps it monotone in o.
+    const reaches = (o: number) => !((bound + o + others) * C < theta)
+    if (reaches(this.outside)) return -1
+    let n = 0
+    for (let b = 0; b < this.highs.length && reaches(this.highs[b]!); b++) {
+      for (let i = this.starts[b]!; i < this.starts[b + 1]!; i++) {
+        const doc = list[i]!
+        if (!reaches(this.other[doc]!)) continue
+        if (n >= max) return -1
+        this.out[n++] = doc
+      }
+    }
+    this.out.subarray(0, n).sort()
+    return n
+  }
+}
+
+/** The other words (index into `words`) whose o(d) is exact: all but the pruned word and words with parts. */
+function scoredWords(words: readonly WordPlan[], pruned: number): number[] {
+  const out: number[] = []
+  for (let w = 0; w < words.length; w++) if (w !== pruned && words[w]!.parts === null) out.push(w)
+  return out
+}
+
+/**
+ * The other words' scores over the hits, or null when no other word is scored exactly. `termsOf`
+ * gives a word's expansions present in the segment; `probeCap` caps the hits listed for probing.
+ */
+export function otherScores(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, hits: Bitmap, words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[], probeCap: number): OtherScores | null {
+  const scored = scoredWords(words, pruned)
+  if (scored.length === 0) return null
+  const terms = scored.map((w) => termsOf(words[w]!))
+  // The known docs at most: each term's prefix, or all its postings when it has none.
+  let known = 0
+  for (const ts of terms) for (const t of ts) known += Math.min(r.termDf[t.ord]!, r.termDf[t.ord]! < impactTuning.minDf ? Infinity : impactTuning.length)
+  if (known * otherTuning.hitsPerKnown <= hits.size) return fromPrefixes(r, walker, bm25, terms, probeCap)
+  return fromEveryHit(walker, terms, probeCap)
+}
+
+/** o(d) of every hit, each other word's postings walked among the hits. */
+function fromEveryHit(walker: TermWalker, terms: WalkTerm[][], probeCap: number): OtherScores {
+  const other = walker.docValues()
+  let cur: Float64Array | null = null
+  for (const wordTerms of terms) {
+    // A word of one term adds its walk straight in (a hit it misses adds 0: the same sum). With
+    // several, each hit takes the best of them, gathered in `cur` first.
+    if (wordTerms.length === 1) {
+      const got = walker.walk(wordTerms[0]!)
+      const { docs, scores } = walker
+      for (let i = 0; i < got; i++) other[docs[i]!]! += scores[i]!
+      continue
+    }
+    cur ??= walker.docScratch()
+    for (const t of wordTerms) {
+      const got = walker.walk(t)
+      const { docs, scores } = walker
+      for (let i = 0; i < got; i++) {
+        const doc = docs[i]!
+        if (scores[i]! > cur[doc]!) cur[doc] = scores[i]!
+      }
+    }
+    const hitDocs = walker.hitDocs()
+    for (let i = 0; i < hitDocs.length; i++) {
+      const doc = hitDocs[i]!
+      other[doc]! += cur[doc]!
+      cur[doc] = 0
+    }
+  }
+  const hitDocs = walker.hitDocs()
+  let max = 0
+  for (let i = 0; i < hitDocs.length; i++) if (other[hitDocs[i]!]! > max) max = other[hitDocs[i]!]!
+  const high = new HighOthers(hitDocs, other, max, probeCap, -Infinity)
+  return { max, exactEverywhere: true, boundOf: (doc) => other[doc]!, exactOf: (doc) => other[doc]!, high }
+}
+
+/** o(d) exactly for the hits among the other words' prefixes, bounded by oT for the rest. */
+function fromPrefixes(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, terms: WalkTerm[][], probeCap: number): OtherScores {
+  if (values.length < r.numDocs) {
+    values = new Float64Array(r.numDocs)
+    stamp = new Uint32Array(r.numDocs)
+    epoch = 0
+  }
+  if (++epoch === 0xffffffff) {
+    stamp.fill(0)
+    epoch = 1
+  }
+  const at = epoch
+  // The known docs: the hits among each term's prefix (all its postings when it has none).
+  let n = 0
+  let bound = 0
+  const push = (got: number) => {
+    if (knownBuffer.length < n + got) {
+      const grown = new Uint32Array(Math.max(n + got, knownBuffer.length * 2))
+      grown.set(knownBuffer.subarray(0, n))
+      knownBuffer = grown
+    }
+    knownBuffer.set(walker.docs.subarray(0, got), n)
+    n += got
+  }
+  for (const wordTerms of terms) {
+    let tail = 0
+    for (const t of wordTerms) {
+      const prefix = impacts.prefixOf(r, t.ord, bm25)
+      if (prefix === null) {
+        push(walker.walk(t))
+        continue
+      }
+      push(walker.walkPrefix(t, prefix, 0, prefix.docs.length))
+      if (prefix.docs.length < r.termDf[t.ord]!) tail = Math.max(tail, prefix.tailBound * t.weight * impacts.driftOf(prefix) * ROUNDING_SLACK)
+    }
+    bound += tail
+  }
+  const known = knownBuffer.subarray(0, n).sort()
+  let u = 0
+  for (let i = 0; i < n; i++) if (u === 0 || known[u - 1] !== known[i]) known[u++] = known[i]!
+  const docs = known.subarray(0, u)
+  // Exact o(d) of the known docs, term by term over them in doc order.
+  for (let i = 0; i < u; i++) {
+    values[docs[i]!] = 0
+    stamp[docs[i]!] = at
+  }
+  if (bestBuffer.length < u) bestBuffer = new Float64Array(Math.max(u, bestBuffer.length * 2))
+  const best = bestBuffer.subarray(0, u).fill(0)
+  for (const wordTerms of terms) {
+    for (const t of wordTerms) {
+      // The docs met are a subsequence of `docs`: walk both to line them up.
+      const got = walker.probe(t, docs, u)
+      const { docs: met, scores } = walker
+      for (let i = 0, j = 0; i < got; i++, j++) {
+        while (docs[j] !== met[i]) j++
+        if (scores[i]! > best[j]!) best[j] = scores[i]!
+      }
+    }
+    for (let i = 0; i < u; i++) {
+      values[docs[i]!]! += best[i]!
+      best[i] = 0
+    }
+  }
+  let max = bound
+  for (let i = 0; i < u; i++) if (values[docs[i]!]! > max) max = values[docs[i]!]!
+  const exactOf = (doc: number): number => {
+    if (stamp[doc] === at) return values[doc]!
+    let sum = 0
+    for (const wordTerms of terms) {
+      let top = 0
+      for (const t of wordTerms) top = Math.max(top, scoreAt(r, bm25, t, doc))
+      sum += top
+    }
+    values[doc] = sum
+    stamp[doc] = at
+    return sum
+  }
+  const high = new HighOthers(docs, values, max, probeCap, bound)
+  return { max, exactEverywhere: false, boundOf: (doc) => (stamp[doc] === at ? values[doc]! : bound), exactOf, high }
+}
+
+/** Term `t`'s score of one doc (0 when the doc lacks the term). */
+function scoreAt(r: SegmentReader, bm25: Bm25fTable, t: WalkTerm, doc: number): number {
+  const rank = ranks.reset(r.termDocs(t.ord)).rankOf(doc)
+  if (rank < 0) return 0
+  return t.weight * bm25.tfScore(r.classes, r.payload[r.payloadStart[t.ord]! + rank]! * CLASS_STRIDE, r.norms, doc)
+}
