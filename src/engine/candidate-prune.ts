@@ -26,7 +26,7 @@ import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import { ROUNDING_SLACK, threadImpacts as impacts } from './impact-prefix.ts'
-import { otherScores } from './other-words.ts'
+import { otherScores, othersFromPrefixes } from './other-words.ts'
 import { TermWalker, type WalkTerm } from './term-walker.ts'
 import { expansionWeight } from './text-match.ts'
 
@@ -153,10 +153,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   // The pruned word: the one with the most expansions (the prefix being typed), without parts.
   let p = 0
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
-  // With other words, their per-hit scores cost about a full scoring of them: only worth it when the
-  // pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with 64). Bounds
-  // in their place (impact prefixes' best scores) were tried: at 1M no large hit set got pruned.
-  if (words[p]!.parts !== null || (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS)) return null
+  if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
   bm25.prepare(view.invAvgLen)
   impacts.prepare(bm25)
@@ -169,6 +166,10 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
         return { ord, weight, ub: ord < 0 ? 0 : termBound(r, ord, weight) }
       })
       .filter((t) => t.ord >= 0)
+  // With other words scored at every hit, that costs about a full scoring of them: only worth it
+  // when the pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with
+  // 64). From their impact prefixes (other-words.ts) it costs little, whatever the expansions.
+  if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !othersFromPrefixes(r, h, words, p, termsOf)) return null
 
   // The other words: exact per-doc word scores (otherScores) when they have no parts alternative,
   // else their bound (`others`).

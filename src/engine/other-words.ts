@@ -149,6 +149,21 @@ function scoredWords(words: readonly WordPlan[], pruned: number): number[] {
 }
 
 /**
+ * True when the other words' scores come from their impact prefixes: the hits outnumber the docs
+ * the prefixes can know (each term's prefix, or all its postings when it has none) enough times.
+ */
+export function othersFromPrefixes(r: SegmentReader, hitCount: number, words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[]): boolean {
+  let known = 0
+  for (const w of scoredWords(words, pruned)) {
+    for (const t of termsOf(words[w]!)) {
+      const df = r.termDf[t.ord]!
+      known += df < impactTuning.minDf ? df : Math.min(df, impactTuning.length)
+    }
+  }
+  return known * otherTuning.hitsPerKnown <= hitCount
+}
+
+/**
  * The other words' scores over the hits, or null when no other word is scored exactly. `termsOf`
  * gives a word's expansions present in the segment; `probeCap` caps the hits listed for probing.
  */
@@ -156,10 +171,7 @@ export function otherScores(r: SegmentReader, walker: TermWalker, bm25: Bm25fTab
   const scored = scoredWords(words, pruned)
   if (scored.length === 0) return null
   const terms = scored.map((w) => termsOf(words[w]!))
-  // The known docs at most: each term's prefix, or all its postings when it has none.
-  let known = 0
-  for (const ts of terms) for (const t of ts) known += Math.min(r.termDf[t.ord]!, r.termDf[t.ord]! < impactTuning.minDf ? Infinity : impactTuning.length)
-  if (known * otherTuning.hitsPerKnown <= hits.size) return fromPrefixes(r, walker, bm25, terms, probeCap)
+  if (othersFromPrefixes(r, hits.size, words, pruned, termsOf)) return fromPrefixes(r, walker, bm25, terms, probeCap)
   return fromEveryHit(walker, terms, probeCap)
 }
 
