@@ -114,7 +114,7 @@ function termBound(r: SegmentReader, ord: number, weight: number): number {
   return Math.min(weight * (BM25_K1 + 1), weight * prefix.scores[0]! * impacts.driftOf(prefix) * ROUNDING_SLACK)
 }
 
-/** The k best (score, doc) pairs of one expansion's walk, by score (docs distinct within a walk). */
+/** The k best (score, doc) pairs, by score and then the lower doc (the window's order; docs distinct). */
 class BestDocs {
   scores: number[] = []
   docs: number[] = []
@@ -127,12 +127,17 @@ class BestDocs {
   min(): number {
     return this.scores.length < this.k ? -Infinity : this.scores[this.scores.length - 1]!
   }
+  /** The doc of the k-th best (the highest of the docs tied at {@link min}), or -1 while fewer than k. */
+  lastDoc(): number {
+    return this.scores.length < this.k ? -1 : this.docs[this.docs.length - 1]!
+  }
   push(score: number, doc: number): void {
-    if (score <= this.min()) return
+    const min = this.min()
+    if (score < min || (score === min && doc > this.lastDoc())) return
     // k is the window (at most a few hundred): insertion into a sorted list.
     let i = this.scores.length
     if (i === this.k) i--
-    while (i > 0 && this.scores[i - 1]! < score) {
+    while (i > 0 && (this.scores[i - 1]! < score || (this.scores[i - 1] === score && this.docs[i - 1]! > doc))) {
       this.scores[i] = this.scores[i - 1]!
       this.docs[i] = this.docs[i - 1]!
       i--
@@ -208,10 +213,12 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       scored.add(fresh[i]!)
       exact.push(out[i]!, fresh[i]!)
     }
+    // A doc tied with θ is behind the k docs when its address is above every one tied with θ
+    // among them: a tie scored at a lower address lowers that bar.
     if (exact.min() > theta) {
       theta = exact.min()
-      maxAddress = Math.max(...exact.docs)
-    }
+      maxAddress = exact.lastDoc()
+    } else if (exact.min() === theta && maxAddress >= 0 && exact.lastDoc() < maxAddress) maxAddress = exact.lastDoc()
   }
   /** True when a doc bounded by `ub` cannot reach the window (k docs score ≥ θ, ties by address). */
   const cut = (ub: number, doc: number): boolean => {
@@ -228,7 +235,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
    * product is halved), the next best are scored next time, so θ keeps rising.
    */
   const promising = (): number[] => {
-    const docs = best.docs.filter((_, i) => (best.scores[i]! + others) * C > theta)
+    const docs = best.docs.filter((doc, i) => !cut((best.scores[i]! + others) * C, doc))
     best.reset()
     return docs
   }
