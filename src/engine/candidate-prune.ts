@@ -38,8 +38,10 @@ const EXACT_LENGTH_TITLES_KEPT = 4096
 const GIVE_UP_SHARE = 0.5
 /** With several words, pruning is tried only when the pruned word has this many expansions. */
 const MIN_EXPANSIONS_WITH_OTHER_WORDS = 8
-/** Docs visited between two raises of θ within one expansion's walk. */
+/** Docs visited between two raises of θ within one expansion's walk (prefix stretches are as long). */
 const THETA_EVERY = 64
+/** A raise that does not lift θ doubles the docs taken before the next one within a walk, up to this. */
+const THETA_EVERY_MAX = 4096
 /** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest). */
 export const PROBE_MAX_SHARE = 1 / 8
 /** A probe (a rank lookup in the term's docs) costs about this many postings of a walk. */
@@ -239,6 +241,17 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     best.reset()
     return docs
   }
+  // Within a long walk θ is raised every `raiseEvery` docs taken; a raise that lifts nothing (θ
+  // and its bar of addresses stay) doubles that, since exact scoring costs a lookup per expansion.
+  let raiseEvery = THETA_EVERY
+  let sinceRaise = 0
+  const raise = (): void => {
+    const before = theta
+    const bar = maxAddress
+    raiseTheta(promising())
+    sinceRaise = 0
+    raiseEvery = theta !== before || maxAddress !== bar ? THETA_EVERY : Math.min(raiseEvery * 2, THETA_EVERY_MAX)
+  }
   /** Takes the walk's `got` scored docs as candidates where they can reach the window. */
   const take = (got: number): void => {
     const { docs, scores } = walker
@@ -253,7 +266,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       }
       // Raise θ as the walk goes, so a long walk does not collect every doc tied near the top. Not
       // after the last doc: every caller raises it then (a raise here would score a batch of one).
-      if (i % THETA_EVERY === THETA_EVERY - 1 && i + 1 < got) raiseTheta(promising())
+      if (++sinceRaise >= raiseEvery && i + 1 < got) raise()
     }
   }
   const high = other === null ? null : other.high
@@ -291,11 +304,11 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
         }
         if (!kept) break
         take(walker.walkPrefix(t, prefix, at, THETA_EVERY))
-        raiseTheta(promising())
+        raise()
       }
     }
     if (!walked && !probed(t, tail)) take(walker.walk(t))
-    raiseTheta(promising())
+    raise()
     // Most hits are candidates: scoring them all beats walking on.
     if (n > h * GIVE_UP_SHARE) return null
   }
