@@ -89,14 +89,11 @@ describe('candidate pruning', () => {
           availabilityRankField: o.avail ? 'availability_rank' : null,
           prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }, { key: 'color', value: 'red' }] : [],
         }
-        const all = scoredKeys(engine, { ...base, size: 1000 })
-        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+        expectHeadOfFullRanking(engine, base, o.k)
       }),
       { numRuns: 300 },
     )
-    setImpactTuning(null)
-    setProbeTuning(false)
-    otherTuning.hitsPerKnown = KNOWN_PER_HIT
+    resetTuning()
   })
 
   test('probing a term among the hits the other words score highest keeps the full ranking\'s head', () => {
@@ -119,14 +116,11 @@ describe('candidate pruning', () => {
         otherTuning.hitsPerKnown = Infinity
         const engine = buildEngine(catalog)
         const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: o.fuzzy, prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }] : [] }
-        const all = scoredKeys(engine, { ...base, size: 1000 })
-        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+        expectHeadOfFullRanking(engine, base, o.k)
       }),
       { numRuns: 300 },
     )
-    setImpactTuning(null)
-    setProbeTuning(false)
-    otherTuning.hitsPerKnown = KNOWN_PER_HIT
+    resetTuning()
     // The catalogs reach the probing path (else this property says nothing about it): typically
     // 30-60 terms; ties cut early (a window of lowest addresses) leave fewer to probe in some runs.
     expect(probeCount.terms - probedBefore).toBeGreaterThan(5)
@@ -157,14 +151,11 @@ describe('candidate pruning', () => {
           availabilityField: o.avail ? 'availability' : null,
           availabilityRankField: o.avail ? 'availability_rank' : null,
         }
-        const all = scoredKeys(engine, { ...base, size: 1000 })
-        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+        expectHeadOfFullRanking(engine, base, o.k)
       }),
       { numRuns: 400 },
     )
-    setImpactTuning(null)
-    setProbeTuning(false)
-    otherTuning.hitsPerKnown = KNOWN_PER_HIT
+    resetTuning()
     // Probing among the known docs (a hit past every prefix bounded by the tails) is reached too.
     expect(probeCount.terms - probedBefore).toBeGreaterThan(0)
   })
@@ -188,13 +179,11 @@ describe('candidate pruning', () => {
         otherTuning.hitsPerKnown = o.hitsPerKnown
         const engine = buildEngine(catalog)
         const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: false }
-        const all = scoredKeys(engine, { ...base, size: 1000 })
-        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+        expectHeadOfFullRanking(engine, base, o.k)
       }),
       { numRuns: 400 },
     )
-    setImpactTuning(null)
-    otherTuning.hitsPerKnown = KNOWN_PER_HIT
+    resetTuning()
   })
 
   test('impact prefixes computed under older statistics still give the full ranking\'s head', () => {
@@ -219,14 +208,26 @@ describe('candidate pruning', () => {
         for (const x of catalog.slice(cut)) w.upsert(x)
         w.commit()
         const engine = createEngine(w.segments())
-        const all = scoredKeys(engine, { ...base, size: 1000 })
-        expect(scoredKeys(engine, { ...base, size: o.k })).toEqual(all.slice(0, o.k))
+        expectHeadOfFullRanking(engine, base, o.k)
       }),
       { numRuns: 150 },
     )
-    setImpactTuning(null)
+    resetTuning()
   })
 })
+
+/** A small window (pruned: the hits outnumber it) equals the head of the full ranking (never pruned). */
+function expectHeadOfFullRanking(engine: Engine, base: Partial<EngineSearchRequest>, k: number): void {
+  const all = scoredKeys(engine, { ...base, size: 1000 })
+  expect(scoredKeys(engine, { ...base, size: k })).toEqual(all.slice(0, k))
+}
+
+/** The tunings as shipped. */
+function resetTuning(): void {
+  setImpactTuning(null)
+  setProbeTuning(false)
+  otherTuning.hitsPerKnown = KNOWN_PER_HIT
+}
 
 function setImpactTuning(t: { minDf: number; length: number } | null): void {
   impactTuning.minDf = t?.minDf ?? IMPACT_MIN_DF
