@@ -15,9 +15,10 @@
  *                 best docs of each walked expansion): k distinct docs reach it
  *   stop          once (UB_e + max o) × C < θ: a doc reached only by the remaining expansions
  *                 cannot reach θ
- *   candidates    docs with (s_e(d) + o(d)) × C ≥ θ for some walked e
+ *   candidates    docs with (s_e(d) + o(d)) × C ≥ θ for some walked e, except a tie with θ above
+ *                 the bar (the highest doc tied with θ among those k: ties go to the lower address)
  *
- * A doc outside the candidates scores below θ, so k docs beat it: it cannot be in the window. Only a
+ * A doc outside the candidates scores below θ, or ties with it behind k docs: it cannot be in the window. Only a
  * title of exactly W tokens can earn the exact-title bonus: when few hits have one, they are
  * candidates outright and C is taken without that bonus.
  */
@@ -36,11 +37,11 @@ export const PRUNE_MIN_HITS_PER_K = 2
 const EXACT_LENGTH_TITLES_KEPT = 4096
 /** Pruning is abandoned once this share of the hits are candidates. */
 const GIVE_UP_SHARE = 0.5
-/** With several words, pruning is tried only when the pruned word has this many expansions. */
+/** With several words, pruning is tried only when the pruned word has this many expansions, or the other words' scores come from their impact prefixes. */
 const MIN_EXPANSIONS_WITH_OTHER_WORDS = 8
 /** Docs visited between two raises of θ within one expansion's walk (prefix stretches are as long). */
 const THETA_EVERY = 64
-/** A raise that does not lift θ doubles the docs taken before the next one within a walk, up to this. */
+/** A raise that does not lift θ doubles the docs a doc-order walk or probe takes before the next one (up to this; kept across terms). */
 const THETA_EVERY_MAX = 4096
 /** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest). */
 export const PROBE_MAX_SHARE = 1 / 8
@@ -151,7 +152,8 @@ class BestDocs {
 
 /**
  * The candidates among `hits` (one segment) that surely hold the top `k`, or null when pruning does
- * not apply (no word with several expansions and no parts, few hits).
+ * not apply (few hits; the pruned word has parts; with other words, few expansions and the other
+ * words scored at every hit) or gives up (most hits are candidates).
  */
 export function pruneCandidates(view: IndexView, seg: SegmentState, words: readonly WordPlan[], hits: Bitmap, k: number, ctx: PruneContext): Bitmap | null {
   const W = words.length
@@ -241,8 +243,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     best.reset()
     return docs
   }
-  // Within a long walk θ is raised every `raiseEvery` docs taken; a raise that lifts nothing (θ
-  // and its bar of addresses stay) doubles that, since exact scoring costs a lookup per expansion.
+  // Within a doc-order walk or probe θ is raised every `raiseEvery` docs taken; a raise that lifts
+  // nothing (θ and its bar of addresses stay) doubles that, since exact scoring costs a lookup per
+  // expansion. A stretch of an impact prefix raises after each 64 postings (its stop needs θ).
   let raiseEvery = THETA_EVERY
   let sinceRaise = 0
   const raise = (): void => {

@@ -153,8 +153,11 @@ function scoredWords(words: readonly WordPlan[], pruned: number): number[] {
  * the prefixes can know (each term's prefix, or all its postings when it has none) enough times.
  */
 export function othersFromPrefixes(r: SegmentReader, hitCount: number, words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[]): boolean {
+  const scored = scoredWords(words, pruned)
+  // No other word scored exactly: nothing comes from prefixes (the caller bounds words with parts).
+  if (scored.length === 0) return false
   let known = 0
-  for (const w of scoredWords(words, pruned)) {
+  for (const w of scored) {
     for (const t of termsOf(words[w]!)) {
       const df = r.termDf[t.ord]!
       known += df < impactTuning.minDf ? df : Math.min(df, impactTuning.length)

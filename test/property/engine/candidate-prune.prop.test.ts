@@ -1,7 +1,7 @@
 // Candidate pruning (src/engine/candidate-prune.ts) must not change a window: a small window
 // (pruned: the hits outnumber it) equals the head of the full ranking (never pruned), scores, exact
 // flags and order included, for queries typed as prefixes, with ranking signals and prefer.
-import { describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { PROBE_COST, PROBE_MAX_SHARE, PROBE_MIN_WALK, probeCount, probeTuning } from '@/engine/candidate-prune.ts'
@@ -50,6 +50,9 @@ function scoredKeys(engine: Engine, partial: Partial<EngineSearchRequest>): [str
 }
 
 describe('candidate pruning', () => {
+  // A failed property leaves its tuning behind otherwise, and the next test fails for that.
+  afterEach(resetTuning)
+
   test('a small window equals the head of the full ranking for queries typed as prefixes', () => {
     const optionsArb = fc.record({
       q: fc.tuple(fc.constantFrom(...FIRST_WORDS), fc.constantFrom(...PREFIXES)).map(([a, b]) => a + b),
