@@ -198,7 +198,6 @@ describe('candidate pruning', () => {
       length: fc.integer({ min: 1, max: 40 }),
       split: fc.double({ min: 0.2, max: 0.8, noNaN: true }),
     })
-    const probedBefore = probeCount.terms
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning({ minDf: 1, length: o.length })
