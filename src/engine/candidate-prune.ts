@@ -22,12 +22,12 @@
  * title of exactly W tokens can earn the exact-title bonus: when few hits have one, they are
  * candidates outright and C is taken without that bonus.
  */
-import { Bitmap, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, sortUnique, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import { ROUNDING_SLACK, threadImpacts as impacts } from './impact-prefix.ts'
-import { otherScores, othersFromPrefixes } from './other-words.ts'
+import { otherScores, othersFromPrefixes, otherWordTerms } from './other-words.ts'
 import { TermWalker, type WalkTerm } from './term-walker.ts'
 import { expansionWeight } from './text-match.ts'
 
@@ -114,7 +114,7 @@ function wordBound(view: IndexView, w: WordPlan): number {
 function termBound(r: SegmentReader, ord: number, weight: number): number {
   const prefix = impacts.cachedPrefixOf(r, ord)
   if (prefix === null || prefix.scores.length === 0) return weight * (BM25_K1 + 1)
-  return Math.min(weight * (BM25_K1 + 1), weight * prefix.scores[0]! * impacts.driftOf(prefix) * ROUNDING_SLACK)
+  return Math.min(weight * (BM25_K1 + 1), prefix.scores[0]! * impacts.scaleOf(prefix, weight))
 }
 
 /** The k best (score, doc) pairs, by score and then the lower doc (the window's order; docs distinct). */
@@ -178,13 +178,15 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   // With other words scored at every hit, that costs about a full scoring of them: only worth it
   // when the pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with
   // 64). From their impact prefixes (other-words.ts) it costs little, whatever the expansions.
-  if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !othersFromPrefixes(r, h, words, p, termsOf)) return null
+  const otherTerms = otherWordTerms(words, p, termsOf)
+  const fromPrefixes = othersFromPrefixes(r, h, otherTerms)
+  if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !fromPrefixes) return null
 
   // The other words: exact per-doc word scores (otherScores) when they have no parts alternative,
   // else their bound (`others`).
   let others = 0
   for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts !== null) others += wordBound(view, words[w]!)
-  const other = otherScores(r, walker, bm25, hits, words, p, termsOf, Math.floor(h * probeTuning.maxShare))
+  const other = otherScores(r, walker, bm25, otherTerms, fromPrefixes, Math.floor(h * probeTuning.maxShare))
   const otherMax = other === null ? 0 : other.max
   const terms = termsOf(words[p]!).sort((a, b) => b.ub - a.ub)
 
@@ -261,9 +263,13 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     for (let i = 0; i < got; i++) {
       const doc = docs[i]!
       let sum = other === null ? scores[i]! : scores[i]! + other.boundOf(doc)
+      let kept = !cut((sum + others) * C, doc)
       // Where o(d) was only bounded, the exact sum decides (it is no higher).
-      if (other !== null && !other.exactEverywhere && !cut((sum + others) * C, doc)) sum = scores[i]! + other.exactOf(doc)
-      if (!cut((sum + others) * C, doc)) {
+      if (kept && other !== null && !other.exactEverywhere) {
+        sum = scores[i]! + other.exactOf(doc)
+        kept = !cut((sum + others) * C, doc)
+      }
+      if (kept) {
         n = addCandidate(n, doc, sum)
         if (sum > best.min()) best.push(sum, doc)
       }
@@ -293,7 +299,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     let tail = t.ub
     if (prefix !== null) {
       const rho = impacts.driftOf(prefix)
-      const scale = t.weight * rho * ROUNDING_SLACK
+      const scale = impacts.scaleOf(prefix, t.weight)
       tail = prefix.tailBound * scale
       // Under the prefix's own table a kept posting's stored score is its exact score, and the
       // postings after it score lower or tie at higher addresses: the cut of ties applies to all.
@@ -318,8 +324,5 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   // Keep the candidates that reach the final θ, once each, ascending.
   let m = 0
   for (let i = 0; i < n; i++) if (!cut((candScores[i]! + others) * C, candDocs[i]!)) candDocs[m++] = candDocs[i]!
-  const kept = candDocs.subarray(0, m).sort()
-  let u = 0
-  for (let i = 0; i < m; i++) if (u === 0 || kept[u - 1] !== kept[i]) kept[u++] = kept[i]!
-  return Bitmap.fromSorted(kept.subarray(0, u))
+  return Bitmap.fromSorted(sortUnique(candDocs.subarray(0, m)))
 }

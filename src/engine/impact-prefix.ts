@@ -225,6 +225,11 @@ export class ImpactPrefixes {
     return this.cached + postings <= MAX_CACHED_POSTINGS * share
   }
 
+  /** What multiplies a prefix's stored (unweighted) score to bound the weighted score under the prepared table. */
+  scaleOf(prefix: ImpactPrefix, weight: number): number {
+    return weight * this.driftOf(prefix) * ROUNDING_SLACK
+  }
+
   /** ρ of a prefix under the prepared table. */
   driftOf(prefix: ImpactPrefix): number {
     if (prefix.factors === this.current) return 1

@@ -13,10 +13,10 @@
  * Every o(d) is the same float either way: per word the best expansion's score, summed in query
  * order from 0. Prefixes are used when their known docs are few against the hits.
  */
-import { CLASS_STRIDE, RankCursor, type Bitmap, type SegmentReader } from '@/index/index.ts'
+import { CLASS_STRIDE, RankCursor, sortUnique, type SegmentReader } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
-import { impactTuning, ROUNDING_SLACK, threadImpacts as impacts } from './impact-prefix.ts'
+import { impactTuning, threadImpacts as impacts } from './impact-prefix.ts'
 import type { TermWalker, WalkTerm } from './term-walker.ts'
 
 /** Buckets of the other words' score histogram that picks the hits worth probing. */
@@ -141,10 +141,13 @@ export class HighOthers {
   }
 }
 
-/** The other words (index into `words`) whose o(d) is exact: all but the pruned word and words with parts. */
-function scoredWords(words: readonly WordPlan[], pruned: number): number[] {
-  const out: number[] = []
-  for (let w = 0; w < words.length; w++) if (w !== pruned && words[w]!.parts === null) out.push(w)
+/**
+ * Per other word whose o(d) is exact (all but the pruned word and words with parts, which the caller
+ * bounds), its expansions present in the segment (`termsOf`).
+ */
+export function otherWordTerms(words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[]): WalkTerm[][] {
+  const out: WalkTerm[][] = []
+  for (let w = 0; w < words.length; w++) if (w !== pruned && words[w]!.parts === null) out.push(termsOf(words[w]!))
   return out
 }
 
@@ -152,13 +155,12 @@ function scoredWords(words: readonly WordPlan[], pruned: number): number[] {
  * True when the other words' scores come from their impact prefixes: the hits outnumber the docs
  * the prefixes can know (each term's prefix, or all its postings when it has none) enough times.
  */
-export function othersFromPrefixes(r: SegmentReader, hitCount: number, words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[]): boolean {
-  const scored = scoredWords(words, pruned)
-  // No other word scored exactly: nothing comes from prefixes (the caller bounds words with parts).
-  if (scored.length === 0) return false
+export function othersFromPrefixes(r: SegmentReader, hitCount: number, terms: readonly WalkTerm[][]): boolean {
+  // No other word scored exactly: nothing comes from prefixes.
+  if (terms.length === 0) return false
   let known = 0
-  for (const w of scored) {
-    for (const t of termsOf(words[w]!)) {
+  for (const wordTerms of terms) {
+    for (const t of wordTerms) {
       const df = r.termDf[t.ord]!
       known += df < impactTuning.minDf ? df : Math.min(df, impactTuning.length)
     }
@@ -167,15 +169,13 @@ export function othersFromPrefixes(r: SegmentReader, hitCount: number, words: re
 }
 
 /**
- * The other words' scores over the hits, or null when no other word is scored exactly. `termsOf`
- * gives a word's expansions present in the segment; `probeCap` caps the hits listed for probing.
+ * The other words' scores over the walker's hits (`terms`: from {@link otherWordTerms}), or null when
+ * no other word is scored exactly; from their prefixes when {@link othersFromPrefixes} said so.
+ * `probeCap` caps the hits listed for probing.
  */
-export function otherScores(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, hits: Bitmap, words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[], probeCap: number): OtherScores | null {
-  const scored = scoredWords(words, pruned)
-  if (scored.length === 0) return null
-  const terms = scored.map((w) => termsOf(words[w]!))
-  if (othersFromPrefixes(r, hits.size, words, pruned, termsOf)) return fromPrefixes(r, walker, bm25, terms, probeCap)
-  return fromEveryHit(walker, terms, probeCap)
+export function otherScores(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, terms: WalkTerm[][], prefixes: boolean, probeCap: number): OtherScores | null {
+  if (terms.length === 0) return null
+  return prefixes ? fromPrefixes(r, walker, bm25, terms, probeCap) : fromEveryHit(walker, terms, probeCap)
 }
 
 /** o(d) of every hit, each other word's postings walked among the hits. */
@@ -247,14 +247,12 @@ function fromPrefixes(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, te
         continue
       }
       push(walker.walkPrefix(t, prefix, 0, prefix.docs.length))
-      if (prefix.docs.length < r.termDf[t.ord]!) tail = Math.max(tail, prefix.tailBound * t.weight * impacts.driftOf(prefix) * ROUNDING_SLACK)
+      if (prefix.docs.length < r.termDf[t.ord]!) tail = Math.max(tail, prefix.tailBound * impacts.scaleOf(prefix, t.weight))
     }
     bound += tail
   }
-  const known = knownBuffer.subarray(0, n).sort()
-  let u = 0
-  for (let i = 0; i < n; i++) if (u === 0 || known[u - 1] !== known[i]) known[u++] = known[i]!
-  const docs = known.subarray(0, u)
+  const docs = sortUnique(knownBuffer.subarray(0, n))
+  const u = docs.length
   // Exact o(d) of the known docs, term by term over them in doc order.
   for (let i = 0; i < u; i++) {
     values[docs[i]!] = 0

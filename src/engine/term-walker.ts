@@ -78,17 +78,19 @@ export class TermWalker {
   /** A per-doc value buffer, zero at every hit. */
   docValues(): Float64Array {
     if (docValues.length < this.r.numDocs) docValues = new Float64Array(this.r.numDocs)
-    const hits = this.hitDocs()
-    for (let i = 0; i < hits.length; i++) docValues[hits[i]!] = 0
-    return docValues
+    return this.zeroAtHits(docValues)
   }
 
   /** A second per-doc buffer, zero at every hit. */
   docScratch(): Float64Array {
     if (docScratch.length < this.r.numDocs) docScratch = new Float64Array(this.r.numDocs)
+    return this.zeroAtHits(docScratch)
+  }
+
+  private zeroAtHits(values: Float64Array): Float64Array {
     const hits = this.hitDocs()
-    for (let i = 0; i < hits.length; i++) docScratch[hits[i]!] = 0
-    return docScratch
+    for (let i = 0; i < hits.length; i++) values[hits[i]!] = 0
+    return values
   }
 
   /** True when {@link walk} goes through the term's docs (not the hits ranked among them). */

@@ -4,7 +4,7 @@
 // slower than a word loop (measured in bench/micro/bitmap-ops.bench.ts, see bench/README.md).
 // Bytes are the portable Roaring format, so any binding can read what we write.
 
-export { Bitmap, type BitmapContainerStats } from './bitmap/roaring-bitmap.ts'
+export { Bitmap, sortUnique, type BitmapContainerStats } from './bitmap/roaring-bitmap.ts'
 export { BitmapCursor, CURSOR_END } from './bitmap/cursor.ts'
 export { RankCursor } from './bitmap/rank-cursor.ts'
 export type { DeserializeOptions as BitmapDeserializeOptions } from './bitmap/serialization.ts'

@@ -7,7 +7,7 @@
  * mutates; every per-doc attribute is a typed array indexed by DocId.
  * Must not import: store/, workers/, http/, engine/ or any I/O module.
  */
-export { Bitmap, BitmapCursor, CURSOR_END, RankCursor } from './bitmap.ts'
+export { Bitmap, BitmapCursor, CURSOR_END, RankCursor, sortUnique } from './bitmap.ts'
 export { decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
 export {
   ALL_CATEGORIES_PATH_FIELD,

@@ -142,10 +142,7 @@ export class Bitmap implements BitmapParts {
       if (!isU32(id)) throw new RangeError(`Bitmap.fromArray: ids[${i}] = ${id} is not an integer in [0, 2^32)`)
       sorted[i] = id
     }
-    sorted.sort()
-    let k = 0
-    for (let i = 0; i < n; i++) if (k === 0 || sorted[i] !== sorted[k - 1]) sorted[k++] = sorted[i]!
-    return Bitmap.fromSortedTrusted(sorted.subarray(0, k))
+    return Bitmap.fromSortedTrusted(sortUnique(sorted))
   }
 
   /** All ids in [start, endExclusive); 0 <= start <= endExclusive <= 2^32. Stored as run containers. */
@@ -425,4 +422,12 @@ export class Bitmap implements BitmapParts {
     }
     return stats
   }
+}
+
+/** Sorts `ids` in place and moves its distinct values to the front; returns them (a view of `ids`). */
+export function sortUnique(ids: Uint32Array): Uint32Array {
+  ids.sort()
+  let k = 0
+  for (let i = 0; i < ids.length; i++) if (k === 0 || ids[i] !== ids[k - 1]) ids[k++] = ids[i]!
+  return ids.subarray(0, k)
 }
