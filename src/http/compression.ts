@@ -41,13 +41,15 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
   return best
 }
 
+const BROTLI_FAST = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } }
+
 export function compress(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding): Uint8Array {
   if (encoding === 'zstd') return Bun.zstdCompressSync(bytes, { level: 1 })
   // Bun's own gzip (libdeflate), not node:zlib's: a third of the CPU at the same level.
   if (encoding === 'gzip') return Bun.gzipSync(bytes, { level: 1 })
   // HTTP's deflate is the zlib format (RFC 1950), which node:zlib writes; Bun.deflateSync writes raw deflate.
   if (encoding === 'deflate') return deflateSync(bytes, { level: 1 })
-  return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } })
+  return brotliCompressSync(bytes, BROTLI_FAST)
 }
 
 /** The response, compressed when the client accepts it and the body is worth it. */

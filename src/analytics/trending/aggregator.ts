@@ -39,6 +39,14 @@ export interface AggregatorOptions {
 
 const SEP = '\u0000'
 
+/** Keeps a shopper's latest search of `query` (and how it was spelt). */
+function rememberSearch(batch: TrendingBatch, e: AnalyticsEvent, shopper: string | null, query: string, spelling: string): void {
+  if (shopper === null) return
+  const key = `${e.trackerId}${SEP}${shopper}${SEP}${query}`
+  const last = batch.shopperSearches.get(key)
+  if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling, at: e.at })
+}
+
 /** Adds one event to `batch`; an event of a day before `fromDay` adds only its link and last search. */
 export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent, fromDay = Number.NEGATIVE_INFINITY): void {
   const day = dayOf(e.at)
@@ -50,14 +58,8 @@ export function foldEvent(batch: TrendingBatch, e: AnalyticsEvent, fromDay = Num
       const query = normaliseQuery(e.query)
       if (query === '') return
       const spelling = displaySpelling(e.query)
-      const remember = (shopper: string | null): void => {
-        if (shopper === null) return
-        const key = `${e.trackerId}${SEP}${shopper}${SEP}${query}`
-        const last = batch.shopperSearches.get(key)
-        if (last === undefined || e.at >= last.at) batch.shopperSearches.set(key, { spelling, at: e.at })
-      }
-      remember(e.clientId)
-      if (e.customerId !== e.clientId) remember(e.customerId)
+      rememberSearch(batch, e, e.clientId, query, spelling)
+      if (e.customerId !== e.clientId) rememberSearch(batch, e, e.customerId, query, spelling)
       if (!counted) return
       const dayKey = `${e.trackerId}${SEP}${day}${SEP}${query}`
       batch.queries.set(dayKey, (batch.queries.get(dayKey) ?? 0) + 1)

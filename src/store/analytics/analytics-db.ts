@@ -166,15 +166,17 @@ export function eventsAfter(db: Database, trackerId: string | null, afterSeq: nu
  */
 export function stepEvents(db: Database, batchSize: number, budget: number, cursor: () => number, apply: (batch: (AnalyticsEvent & { seq: number })[]) => void): { processed: number; caughtUp: boolean } {
   let processed = 0
+  let after = cursor()
   while (processed < budget) {
     const limit = Math.min(batchSize, budget - processed)
-    const batch = eventsAfter(db, null, cursor(), limit)
+    const batch = eventsAfter(db, null, after, limit)
     if (batch.length === 0) return { processed, caughtUp: true }
     apply(batch)
+    after = cursor()
     processed += batch.length
     if (batch.length < limit) return { processed, caughtUp: true }
   }
-  return { processed, caughtUp: eventsAfter(db, null, cursor(), 1).length === 0 }
+  return { processed, caughtUp: db.query('SELECT 1 FROM events WHERE seq > ? LIMIT 1').get(after) === null }
 }
 
 /**
