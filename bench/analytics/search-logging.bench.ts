@@ -139,6 +139,7 @@ try {
   rmSync(dataDir, { recursive: true, force: true })
 }
 
+const threadNames = [...new Set([...runs.on, ...runs.off].flatMap((r) => Object.keys(r.threadMsPerRequest)))].sort()
 const summary = (mode: 'on' | 'off') => ({
   qps: median(runs[mode].map((r) => r.qps)),
   p50Ms: median(runs[mode].map((r) => r.p50Ms)),
@@ -149,7 +150,6 @@ const summary = (mode: 'on' | 'off') => ({
   sequentialFrontCpuMsPerRequest: median(runs[mode].map((r) => r.sequentialFrontCpuMsPerRequest)),
   threadMsPerRequest: Object.fromEntries(threadNames.map((name) => [name, median(runs[mode].map((r) => r.threadMsPerRequest[name] ?? 0))])),
 })
-const threadNames = [...new Set([...runs.on, ...runs.off].flatMap((r) => Object.keys(r.threadMsPerRequest)))].sort()
 const on = summary('on')
 const off = summary('off')
 // The logging's own CPU, taken apart in process: a ratio that does not drift with the machine's load.

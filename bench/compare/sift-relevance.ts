@@ -3,7 +3,8 @@
 //   minute, against the ~6 min of the full run with every peer).
 // Corpus model: the same catalogs, mapping and request as bench:relevance (sift-engine.ts).
 // Notes: BENCH_SIFT_SAVE=<file> writes the per-query NDCG@10 as JSON; BENCH_SIFT_BASE=<file> compares
-//   against such a file (queries up / down, biggest moves). Nothing is tuned to a judged query.
+//   against such a file (queries up / down; BENCH_SIFT_MOVES=1 lists the biggest moves);
+//   BENCH_SIFT_ROUNDS (3) sets the timing rounds. Nothing is tuned to a judged query.
 // Run: bun run bench/compare/sift-relevance.ts
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadChorus, loadEsci } from './datasets.ts'
@@ -35,7 +36,7 @@ for (const set of [loadChorus(), loadEsci()]) {
   const down = moves.filter((x) => x.d < 0)
   console.log(`  vs base: ${up.length} up, ${down.length} down`)
   const show = (xs: typeof moves) => xs.map((x) => `${x.q} ${x.d > 0 ? '+' : ''}${x.d.toFixed(3)}`).join('; ')
-  if (process.env.BENCH_SIFT_MOVES !== undefined) {
+  if (process.env.BENCH_SIFT_MOVES === '1') {
     console.log(`  up: ${show(up.slice(0, 12))}`)
     console.log(`  down: ${show(down.slice(-12).reverse())}`)
   }

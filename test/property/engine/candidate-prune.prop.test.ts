@@ -96,7 +96,6 @@ describe('candidate pruning', () => {
       }),
       { numRuns: 300 },
     )
-    resetTuning()
   })
 
   test('probing a term among the hits the other words score highest keeps the full ranking\'s head', () => {
@@ -123,7 +122,6 @@ describe('candidate pruning', () => {
       }),
       { numRuns: 300 },
     )
-    resetTuning()
     // The catalogs reach the probing path (else this property says nothing about it): typically
     // 30-60 terms; ties cut early (a window of lowest addresses) leave fewer to probe in some runs.
     expect(probeCount.terms - probedBefore).toBeGreaterThan(5)
@@ -158,7 +156,6 @@ describe('candidate pruning', () => {
       }),
       { numRuns: 400 },
     )
-    resetTuning()
     // Probing among the known docs (a hit past every prefix bounded by the tails) is reached too.
     expect(probeCount.terms - probedBefore).toBeGreaterThan(0)
   })
@@ -186,7 +183,6 @@ describe('candidate pruning', () => {
       }),
       { numRuns: 400 },
     )
-    resetTuning()
   })
 
   test('impact prefixes computed under older statistics still give the full ranking\'s head', () => {
@@ -214,7 +210,6 @@ describe('candidate pruning', () => {
       }),
       { numRuns: 150 },
     )
-    resetTuning()
   })
 })
 
