@@ -5,15 +5,18 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { startTestSift, TRACKER_A, type TestSift } from '../../support/sift-server.ts'
 
+/** The nice field of a /proc stat line (fields after the command name: state is field 3, nice field 19). */
+function niceField(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+}
+
 /** Niceness of this process's live threads named `name`, by thread id. */
 function niceOf(name: string): Map<string, number> {
   const out = new Map<string, number>()
   for (const tid of readdirSync('/proc/self/task')) {
     try {
       if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== name) continue
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-      // Fields after the command name: state is field 3, nice field 19.
-      out.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
+      out.set(tid, niceField(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')))
     } catch {
       // The thread ended meanwhile.
     }
@@ -29,8 +32,7 @@ async function rollupNice(start: () => Promise<TestSift>): Promise<{ nice: numbe
     expect((await s.signed(TRACKER_A, 'GET', '/breakdown?days=30')).status).toBe(200)
     const added = [...niceOf('sift-rollup')].filter(([tid]) => !before.has(tid))
     expect(added.length).toBe(1)
-    const self = readFileSync('/proc/thread-self/stat', 'utf8')
-    return { nice: added[0]![1], front: Number(self.slice(self.lastIndexOf(')') + 2).split(' ')[16]), s }
+    return { nice: added[0]![1], front: niceField(readFileSync('/proc/thread-self/stat', 'utf8')), s }
   } catch (error) {
     await s.stop()
     throw error

@@ -80,7 +80,7 @@ describe('reports through the analytics thread', () => {
       await s.sift.reports.catchUpPopularity()
       catchUp.mockClear()
       expect((await breakdown(s, 2)).sessions.total_sessions).toBe(400)
-      expect((await s.signed(TRACKER_A, 'GET', '/v1/admin/trending_queries')).status).toBe(200)
+      expect((await fetch(`${s.url}/v2/trending_queries?tracker_id=${TRACKER_A.id}`)).status).toBe(200)
       expect(catchUp).not.toHaveBeenCalled()
       // Pending again: the report sees them (through the thread, unless its background tick was first).
       await burst(s, 'pending', 10, 2)
