@@ -89,10 +89,8 @@ function addCandidate(n: number, doc: number, score: number): number {
 function maxBonus(W: number, exactLength: boolean, allExact: boolean): number {
   const masks = new Uint32Array(W)
   for (let i = 0; i < W; i++) masks[i] = i < 32 ? 1 << i : 0
-  if (exactLength) return textBonusFactor(masks, 0, W, W, allExact)
-  let max = 0
-  for (let len = 0; len < 256; len++) if (len !== W) max = Math.max(max, textBonusFactor(masks, 0, W, len, allExact))
-  return max
+  // The title's length counts only as equal to W or not: any other length gives the same factor.
+  return textBonusFactor(masks, 0, W, exactLength ? W : W + 1, allExact)
 }
 
 /** Upper bound of a word's score: its best expansion's, or its all-parts alternative's. */
@@ -167,18 +165,19 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   bm25.prepare(view.invAvgLen)
   impacts.prepare(bm25)
   const walker = new TermWalker(r, hits, bm25)
-  const termsOf = (w: WordPlan): WalkTerm[] =>
+  // Only the pruned word's terms need their bound (`ub`); the other words' are scored, not bounded.
+  const termsOf = (w: WordPlan, bounded: boolean): WalkTerm[] =>
     w.expansions
       .map((e) => {
         const weight = expansionWeight(view, w, e)
         const ord = r.termOrd(e.term)
-        return { ord, weight, ub: ord < 0 ? 0 : termBound(r, ord, weight) }
+        return { ord, weight, ub: ord < 0 || !bounded ? 0 : termBound(r, ord, weight) }
       })
       .filter((t) => t.ord >= 0)
   // With other words scored at every hit, that costs about a full scoring of them: only worth it
   // when the pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with
   // 64). From their impact prefixes (other-words.ts) it costs little, whatever the expansions.
-  const otherTerms = otherWordTerms(words, p, termsOf)
+  const otherTerms = otherWordTerms(words, p, (w) => termsOf(w, false))
   const fromPrefixes = othersFromPrefixes(r, h, otherTerms)
   if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !fromPrefixes) return null
 
@@ -188,7 +187,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts !== null) others += wordBound(view, words[w]!)
   const other = otherScores(r, walker, bm25, otherTerms, fromPrefixes, Math.floor(h * probeTuning.maxShare))
   const otherMax = other === null ? 0 : other.max
-  const terms = termsOf(words[p]!).sort((a, b) => b.ub - a.ub)
+  const terms = termsOf(words[p]!, true).sort((a, b) => b.ub - a.ub)
 
   let n = 0
   const exactLength = seg.statics.titlesOfLength(W).and(hits)

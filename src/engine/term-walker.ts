@@ -17,7 +17,7 @@ export const RANKED_WALK_RATIO = 4
 export interface WalkTerm {
   ord: number
   weight: number
-  /** Upper bound of the term's score over the segment's docs. */
+  /** Upper bound of the term's score over the segment's docs (0 where no one reads it: the other words' terms). */
   ub: number
 }
 
@@ -156,7 +156,6 @@ export class TermWalker {
     const r = this.r
     const { classes, norms, payload } = r
     const start = r.payloadStart[t.ord]!
-    // `docs` may be this walker's own output buffer: read ahead of the writes (n ≤ i).
     this.ensure(count)
     ranks.reset(r.termDocs(t.ord))
     let n = 0
