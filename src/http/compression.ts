@@ -8,6 +8,7 @@
  * are: below ~1 KB the encoding costs more than it saves.
  */
 import { brotliCompressSync, constants, deflateSync } from 'node:zlib'
+import { memo } from '../shared/memo.ts'
 
 export type Encoding = 'zstd' | 'gzip' | 'br' | 'deflate'
 const PREFERENCE: Encoding[] = ['zstd', 'gzip', 'br', 'deflate']
@@ -15,9 +16,17 @@ const PREFERENCE: Encoding[] = ['zstd', 'gzip', 'br', 'deflate']
 const WILDCARD: ReadonlySet<Encoding> = new Set(['gzip', 'br', 'deflate'])
 export const MIN_COMPRESS_BYTES = 1024
 
+/** Choices by header value: a shop's shoppers send a handful of distinct Accept-Encoding headers. */
+const chosen = new Map<string, Encoding | null>()
+const CHOSEN_MAX = 64
+
 /** The encoding to use for an Accept-Encoding header value, or null for identity. */
 export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
   if (!acceptEncoding) return null
+  return memo(chosen, CHOSEN_MAX, acceptEncoding, () => parseChoice(acceptEncoding))
+}
+
+function parseChoice(acceptEncoding: string): Encoding | null {
   const weights = new Map<string, number>()
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';')

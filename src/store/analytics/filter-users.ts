@@ -20,6 +20,11 @@ export function pairScope(name: string, value: string): string {
   return `p${JSON.stringify([name, value])}`
 }
 
+/** A stored session's filter pairs (one statement for the rollup, the segment backfill and retention). */
+export function sessionFilters(db: Database, sessionId: number): [string, string][] {
+  return db.query('SELECT name, value FROM rp_session_filters WHERE session_id = ?').values(sessionId) as [string, string][]
+}
+
 /** What a stored session contributes to the dims (enough to take it out again). */
 export interface SessionContribution {
   sessionId: number

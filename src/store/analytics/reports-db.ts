@@ -13,7 +13,7 @@
 import type { AnalyticsEvent } from '../../analytics/event.ts'
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { eventsPast, migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
-import { contributionOf, type SessionContribution } from './filter-users.ts'
+import { contributionOf, sessionFilters, type SessionContribution } from './filter-users.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
 
@@ -106,7 +106,6 @@ export class ReportsDb {
   private readonly qAddQueryDay
   private readonly qLink
   private readonly qDeletes
-  private readonly qSessionFilters
   private readonly qLinkOf
   private readonly qKeySessions
   private readonly qSetUser
@@ -124,7 +123,6 @@ export class ReportsDb {
     this.qSession = db.query(`SELECT ${sessionColumns} FROM rp_sessions WHERE id = ?`)
     this.qKeySessions = db.query(`SELECT ${sessionColumns} FROM rp_sessions WHERE tracker_id = ? AND session_key = ? AND anonymous = 0`)
     this.qSetUser = db.query('UPDATE rp_sessions SET user_key = ? WHERE id = ?')
-    this.qSessionFilters = db.query('SELECT name, value FROM rp_session_filters WHERE session_id = ?')
     this.qLinkOf = db.query('SELECT customer_id AS customerId FROM rp_client_links WHERE tracker_id = ? AND client_id = ?')
     this.qSessionQueries = db.query('SELECT query, searches, no_results AS noResults FROM rp_session_queries WHERE session_id = ?')
     this.qInsertSession = db.query(
@@ -260,7 +258,7 @@ export class ReportsDb {
   }
 
   private contribution(row: SessionRow): SessionContribution {
-    return contributionOf(row, (this.qSessionFilters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value]))
+    return contributionOf(row, sessionFilters(this.db, row.id))
   }
 
   /**

@@ -29,7 +29,7 @@
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import type { BreakdownCounts } from './reports-read.ts'
-import { contributionOf, FilterUsers, type SessionContribution } from './filter-users.ts'
+import { contributionOf, FilterUsers, sessionFilters, type SessionContribution } from './filter-users.ts'
 
 /**
  * Backfill state of segment dims (DIMS_MIGRATION's dims were backfilled at once, so they are
@@ -148,7 +148,6 @@ export class ReportDims {
          WHERE +tracker_id = ? AND id > ? AND anonymous = 0 ORDER BY id LIMIT ?`,
       ),
       contexts: db.query('SELECT ctx FROM rp_session_contexts WHERE session_id = ?'),
-      filters: db.query('SELECT name, value FROM rp_session_filters WHERE session_id = ?'),
       queries: db.query('SELECT query, searches, no_results AS noResults FROM rp_session_queries WHERE session_id = ?'),
       progress: db.query('UPDATE rp_dims SET covered = ?, ready = ? WHERE id = ?'),
       member: db.query('INSERT OR IGNORE INTO rp_dim_members (dim, session_id) VALUES (?, ?)'),
@@ -212,13 +211,13 @@ export class ReportDims {
     const dim = this.dimsOf(pending.trackerId).find((d) => d.id === pending.id)!
     const sessions = this.q.sessionsAfter.all(pending.trackerId, pending.covered, budget) as StoredSession[]
     for (const row of sessions) {
-      const queries = (this.q.queries.all(row.id) as { query: string; searches: number; noResults: number }[]).map((q) => ({ ...q, clicks: 0, conversions: 0 }))
       const contexts = (this.q.contexts.all(row.id) as { ctx: string }[]).map((r) => r.ctx)
-      const summary = { contexts, usedSearch: row.used_search === 1, converted: row.converted === 1, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries }
+      // A session outside the dim costs only its contexts.
       if (!matchesDim(dim, contexts)) continue
+      const queries = (this.q.queries.all(row.id) as { query: string; searches: number; noResults: number }[]).map((q) => ({ ...q, clicks: 0, conversions: 0 }))
+      const summary = { contexts, usedSearch: row.used_search === 1, converted: row.converted === 1, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries }
       this.join(dim, summary, row.id)
-      const filters = (this.q.filters.all(row.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
-      this.users.apply(contributionOf(row, filters), [dim.id], 1)
+      this.users.apply(contributionOf(row, sessionFilters(this.db, row.id)), [dim.id], 1)
     }
     dim.covered = sessions.length > 0 ? sessions[sessions.length - 1]!.id : dim.covered
     dim.ready = sessions.length < budget

@@ -17,7 +17,7 @@
  * Shopper links are kept, as the reports' client links are.
  */
 import type { Database } from './analytics-db.ts'
-import { filterUserKeys } from './filter-users.ts'
+import { filterUserKeys, sessionFilters } from './filter-users.ts'
 
 /** Distinct tracker ids of `table` by a loose index scan (one index seek per tracker, no full scan). */
 function distinctTrackers(db: Database, table: string): string[] {
@@ -69,12 +69,11 @@ export function purgeSessionsBatch(db: Database, trackerId: string, beforeDay: n
   return db.transaction(() => {
     const sessions = db.query('SELECT id, session_key, user_key, day, anonymous FROM rp_sessions WHERE tracker_id = ? AND day < ? ORDER BY day, id LIMIT ?').all(trackerId, beforeDay, limit) as PurgedSession[]
     if (sessions.length === 0) return 0
-    const filtersOf = db.query('SELECT name, value FROM rp_session_filters WHERE session_id = ?')
     const dimsOf = db.query('SELECT dim FROM rp_dim_members WHERE session_id = ?')
     const dropUserDay = db.query('DELETE FROM rp_filter_user_day WHERE tracker_id = ? AND dim = ? AND scope = ? AND level = ? AND name = ? AND value = ? AND user_key = ? AND day = ?')
     for (const s of sessions) {
       if (s.anonymous === 1) continue
-      const filters = (filtersOf.all(s.id) as { name: string; value: string }[]).map((f): [string, string] => [f.name, f.value])
+      const filters = sessionFilters(db, s.id)
       if (filters.length === 0) continue
       // The keys the filter users wrote for this session (filter-users.ts): every dim it is in, every scope, names and pairs.
       const user = s.user_key ?? s.session_key
