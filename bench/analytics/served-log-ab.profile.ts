@@ -11,21 +11,19 @@
 // Run: git worktree add --detach /tmp/ab-base <commit> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/analytics/served-log-ab.profile.ts
 import { join, resolve } from 'node:path'
-import { buildCases, mixedRequests } from '../http/search-cases.ts'
 import { median } from '../support/stats.ts'
-import type { LoggingCost } from './served-log-cost.ts'
+import { preparedRequests, standaloneSessionSearches, type LoggingCost } from './served-log-cost.ts'
 
 const env = process.env
 const baseRoot = env.BENCH_AB_BASE
 if (baseRoot === undefined) throw new Error('BENCH_AB_BASE: the other checkout to compare with')
 const rounds = Number(env.BENCH_ROUNDS ?? 4)
-const sessionSearches = Number(env.BENCH_SESSION_SEARCHES ?? 10)
+const sessionSearches = standaloneSessionSearches()
 
 type Measure = (requests: unknown[], searches: number, sessionSearches: number) => LoggingCost
 const load = async (root: string) => ((await import(join(root, 'bench/analytics/served-log-cost.ts'))) as { measureLoggingCost: Measure }).measureLoggingCost
 const sides: [string, Measure][] = [['this', await load(resolve(import.meta.dir, '../..'))], ['base', await load(resolve(baseRoot))]]
-const vocabulary = await Bun.file(join(env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'vocabulary.json')).json()
-const requests = mixedRequests(buildCases(vocabulary, 100, 20, 42))
+const requests = await preparedRequests()
 
 const results = new Map<string, LoggingCost[]>(sides.map(([name]) => [name, []]))
 for (const [, measure] of sides) measure(requests, 5_000, sessionSearches) // warm-up, both sides

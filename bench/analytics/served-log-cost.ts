@@ -99,9 +99,14 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
   }
 }
 
-if (import.meta.main) {
-  // Standalone: the requests of a prepared data dir's vocabulary (BENCH_DATA_DIR, as the micro profiles take).
+/** Standalone runs: the requests of a prepared data dir's vocabulary (BENCH_DATA_DIR, as the micro profiles take). */
+export async function preparedRequests(): Promise<BenchRequest[]> {
   const { buildCases, mixedRequests } = await import('../http/search-cases.ts')
   const vocabulary = await Bun.file(join(process.env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'vocabulary.json')).json()
-  console.log(measureLoggingCost(mixedRequests(buildCases(vocabulary, 100, 20, 42)), 20_000, Number(process.env.BENCH_SESSION_SEARCHES ?? 10)))
+  return mixedRequests(buildCases(vocabulary, 100, 20, 42))
 }
+
+/** Shoppers' searches a session in standalone runs (BENCH_SESSION_SEARCHES, default 10). */
+export const standaloneSessionSearches = (): number => Number(process.env.BENCH_SESSION_SEARCHES ?? 10)
+
+if (import.meta.main) console.log(measureLoggingCost(await preparedRequests(), 20_000, standaloneSessionSearches()))
