@@ -30,7 +30,7 @@ export interface BenchSift {
   logs(): LogLine[]
   /** Resolves with the first log line with this message (seen already or arriving later). */
   waitForLog(message: string, timeoutMs: number): Promise<LogLine>
-  memory(): { rssBytes: number; peakRssBytes: number }
+  memory(): ProcMemory
   cpu(): CpuTimes
   /** SIGTERM, then ms until the process exited (includes writing pending snapshots). */
   stop(): Promise<{ stopMs: number; exitCode: number | null }>
@@ -152,11 +152,24 @@ export async function warmUp(sift: BenchSift, requests: BenchRequest[], maxPasse
   return { passes, lastJitShare }
 }
 
-/** VmRSS and VmHWM (peak RSS) of a process, from /proc/<pid>/status. */
-export function procMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
+/**
+ * A process's resident memory, from /proc/<pid>/status. RSS is anonymous plus file-backed pages:
+ * the workers read stored objects through SQLite's mmap, so every object page a query touches
+ * counts in RSS as file-backed (the OS page cache of sift.sqlite, clean and reclaimable), growing
+ * with whatever the queries happened to read. The anonymous part is the index and the heaps
+ * (SharedArrayBuffers included).
+ */
+export interface ProcMemory {
+  rssBytes: number
+  peakRssBytes: number
+  anonBytes: number
+  fileBytes: number
+}
+
+export function procMemory(pid: number): ProcMemory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024
-  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') }
+  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM'), anonBytes: kb('RssAnon'), fileBytes: kb('RssFile') }
 }
 
 /** CPU time a process has used so far: all threads, and its main (HTTP front) thread alone. */
