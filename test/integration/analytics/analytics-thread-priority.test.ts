@@ -24,15 +24,22 @@ function niceOf(name: string): Map<string, number> {
   return out
 }
 
-/** The niceness of the rollup thread `start` adds, once it has answered a report (so it has started). */
-async function rollupNice(start: () => Promise<TestSift>): Promise<{ nice: number; front: number; s: TestSift }> {
+/** This thread's niceness: the server's front thread, since the test server runs in this process. */
+const frontNice = () => niceField(readFileSync('/proc/thread-self/stat', 'utf8'))
+
+/**
+ * The niceness of the rollup thread `start` adds, once it has answered a report (so it has started),
+ * and the front thread's, before the server started and after.
+ */
+async function rollupNice(start: () => Promise<TestSift>): Promise<{ nice: number; frontBefore: number; front: number; s: TestSift }> {
   const before = new Set(niceOf('sift-rollup').keys())
+  const frontBefore = frontNice()
   const s = await start()
   try {
     expect((await s.signed(TRACKER_A, 'GET', '/breakdown?days=30')).status).toBe(200)
     const added = [...niceOf('sift-rollup')].filter(([tid]) => !before.has(tid))
     expect(added.length).toBe(1)
-    return { nice: added[0]![1], front: niceField(readFileSync('/proc/thread-self/stat', 'utf8')), s }
+    return { nice: added[0]![1], frontBefore, front: frontNice(), s }
   } catch (error) {
     await s.stop()
     throw error
@@ -49,6 +56,7 @@ describe.skipIf(process.platform !== 'linux')('analytics thread priority', () =>
   test('10 nicer than the process by default (the front thread keeps the process niceness)', async () => {
     const r = await rollupNice(() => startTestSift())
     s = r.s
+    expect(r.front).toBe(r.frontBefore)
     expect(r.nice).toBe(Math.min(19, r.front + 10))
     // A test run already at nice 19 has no room to go lower.
     if (r.front < 19) expect(r.nice).toBeGreaterThan(r.front)
