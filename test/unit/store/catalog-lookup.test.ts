@@ -40,7 +40,7 @@ describe('CatalogStore.getMany', () => {
   test('answers a list longer than one batch (and every length up to it) as single lookups do', () => {
     const ids = Array.from({ length: 260 }, (_, i) => `p${(i * 37) % 310}`)
     expect(titles(reader.catalog.getMany(TRACKER, ids))).toEqual(titles(oneByOne(ids)))
-    for (let n = 1; n <= 70; n++) expect(reader.catalog.getMany(TRACKER, ids.slice(0, n)).length).toBe(oneByOne(ids.slice(0, n)).length)
+    for (let n = 1; n <= 70; n++) expect(titles(reader.catalog.getMany(TRACKER, ids.slice(0, n)))).toEqual(titles(oneByOne(ids.slice(0, n))))
   })
 
   test('a read-only connection sees a later write (the memory map follows the file)', () => {
