@@ -35,7 +35,6 @@ let stamp = new Uint32Array(0)
 let epoch = 0
 let knownBuffer = new Uint32Array(0)
 let bestBuffer = new Float64Array(0)
-const ranks = new RankCursor()
 
 /** The other words' o(d) over one segment's hits. */
 export interface OtherScores {
@@ -277,14 +276,10 @@ function fromPrefixes(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, te
   }
   let max = bound
   for (let i = 0; i < u; i++) if (values[docs[i]!]! > max) max = values[docs[i]!]!
+  const lookups = new TermLookups(r, bm25, terms)
   const exactOf = (doc: number): number => {
     if (stamp[doc] === at) return values[doc]!
-    let sum = 0
-    for (const wordTerms of terms) {
-      let top = 0
-      for (const t of wordTerms) top = Math.max(top, scoreAt(r, bm25, t, doc))
-      sum += top
-    }
+    const sum = lookups.sumAt(doc)
     values[doc] = sum
     stamp[doc] = at
     return sum
@@ -293,9 +288,44 @@ function fromPrefixes(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, te
   return { max, exactEverywhere: false, boundOf: (doc) => (stamp[doc] === at ? values[doc]! : bound), exactOf, high }
 }
 
-/** Term `t`'s score of one doc (0 when the doc lacks the term). */
-function scoreAt(r: SegmentReader, bm25: Bm25fTable, t: WalkTerm, doc: number): number {
-  const rank = ranks.reset(r.termDocs(t.ord)).rankOf(doc)
-  if (rank < 0) return 0
-  return t.weight * bm25.tfScore(r.classes, r.payload[r.payloadStart[t.ord]! + rank]! * CLASS_STRIDE, r.norms, doc)
+/**
+ * o(doc) by rank lookups in the other words' terms, for docs met outside the known ones. Pruning
+ * asks for them mostly in ascending doc order (a doc-order walk or a probe), so each term keeps a
+ * forward-only cursor and restarts it only when a doc comes lower than the last one (an impact
+ * prefix's stretch): consecutive lookups then step ahead instead of seeking from the term's start.
+ */
+class TermLookups {
+  private readonly bitmaps: ReturnType<SegmentReader['termDocs']>[]
+  /** Each term's cursor (its own: two segments' lookups may interleave) and the last doc it was asked. */
+  private readonly cursors: RankCursor[]
+  private readonly last: Int32Array
+
+  constructor(private readonly r: SegmentReader, private readonly bm25: Bm25fTable, private readonly terms: WalkTerm[][]) {
+    const flat = terms.flat()
+    this.bitmaps = flat.map((t) => r.termDocs(t.ord))
+    this.cursors = flat.map(() => new RankCursor())
+    // Above every doc id: each cursor is reset at its first lookup.
+    this.last = new Int32Array(flat.length).fill(0x7fffffff)
+  }
+
+  /** The summed best score per word of `doc`, in query order from 0 (as every other o(d) is). */
+  sumAt(doc: number): number {
+    const { r, bm25, terms, bitmaps, cursors, last } = this
+    let sum = 0
+    let k = 0
+    for (const wordTerms of terms) {
+      let top = 0
+      for (const t of wordTerms) {
+        const cursor = cursors[k]!
+        if (doc < last[k]!) cursor.reset(bitmaps[k]!)
+        last[k] = doc
+        const rank = cursor.rankOf(doc)
+        k++
+        if (rank < 0) continue
+        top = Math.max(top, t.weight * bm25.tfScore(r.classes, r.payload[r.payloadStart[t.ord]! + rank]! * CLASS_STRIDE, r.norms, doc))
+      }
+      sum += top
+    }
+    return sum
+  }
 }
