@@ -166,6 +166,7 @@ export interface ProcMemory {
   fileBytes: number
 }
 
+/** A process's memory now (a kernel without RssAnon/RssFile lines gives NaN for those parts). */
 export function procMemory(pid: number): ProcMemory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024
