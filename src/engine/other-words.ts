@@ -13,7 +13,7 @@
  * Every o(d) is the same float either way: per word the best expansion's score, summed in query
  * order from 0. Prefixes are used when their known docs are few against the hits.
  */
-import { CLASS_STRIDE, RankCursor, sortUnique, type SegmentReader } from '@/index/index.ts'
+import { CLASS_STRIDE, RankCursor, sortUnique, type Bitmap, type SegmentReader } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
 import { impactTuning, threadImpacts as impacts } from './impact-prefix.ts'
@@ -291,12 +291,13 @@ function fromPrefixes(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, te
 /**
  * o(doc) by rank lookups in the other words' terms, for docs met outside the known ones. Pruning
  * asks for them mostly in ascending doc order (a doc-order walk or a probe), so each term keeps a
- * forward-only cursor and restarts it only when a doc comes lower than the last one (an impact
- * prefix's stretch): consecutive lookups then step ahead instead of seeking from the term's start.
+ * forward-only cursor and restarts it only when a doc comes lower than the last one (a new term's
+ * walk or probe, an impact prefix's stretch): consecutive lookups then step ahead instead of
+ * seeking from the term's start.
  */
 class TermLookups {
-  private readonly bitmaps: ReturnType<SegmentReader['termDocs']>[]
-  /** Each term's cursor (its own: two segments' lookups may interleave) and the last doc it was asked. */
+  private readonly bitmaps: Bitmap[]
+  /** Each term's cursor (its own, so each keeps its own position) and the last doc it was asked. */
   private readonly cursors: RankCursor[]
   private readonly last: Int32Array
 
