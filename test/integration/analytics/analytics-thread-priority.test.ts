@@ -28,14 +28,16 @@ function niceOf(name: string): Map<string, number> {
 const frontNice = () => niceField(readFileSync('/proc/thread-self/stat', 'utf8'))
 
 /**
- * The niceness of the rollup thread `start` adds, once it has answered a report (so it has started),
- * and the front thread's, before the server started and after.
+ * The niceness of the rollup thread `start` adds, once it is ready (it lowers its priority before
+ * saying so), and the front thread's, before the server started and after.
  */
 async function rollupNice(start: () => Promise<TestSift>): Promise<{ nice: number; frontBefore: number; front: number; s: TestSift }> {
   const before = new Set(niceOf('sift-rollup').keys())
   const frontBefore = frontNice()
   const s = await start()
   try {
+    // A report on a fresh server never reaches the thread (nothing is pending): wait for it instead.
+    await s.sift.reports.thread.ready()
     expect((await s.signed(TRACKER_A, 'GET', '/breakdown?days=30')).status).toBe(200)
     const added = [...niceOf('sift-rollup')].filter(([tid]) => !before.has(tid))
     expect(added.length).toBe(1)
