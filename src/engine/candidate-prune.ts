@@ -24,9 +24,9 @@
  */
 import { Bitmap, sortUnique, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
-import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
+import { BM25_K1, Bm25fTable, idf, ROUNDING_SLACK, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
-import { ROUNDING_SLACK, threadImpacts as impacts } from './impact-prefix.ts'
+import { threadImpacts as impacts } from './impact-prefix.ts'
 import { otherScores, othersFromPrefixes, otherWordTerms } from './other-words.ts'
 import { TermWalker, type WalkTerm } from './term-walker.ts'
 import { expansionWeight } from './text-match.ts'

@@ -13,7 +13,7 @@
  * every visited posting is scored exactly, under the request's table, by the caller.
  */
 import { BitmapCursor, CLASS_STRIDE, type SegmentReader } from '@/index/index.ts'
-import { Bm25fTable } from '@/rank/index.ts'
+import { Bm25fTable, ROUNDING_SLACK } from '@/rank/index.ts'
 
 /** Terms with fewer postings are walked in doc order (a full walk costs little). */
 export const IMPACT_MIN_DF = 1024
@@ -21,8 +21,6 @@ export const IMPACT_MIN_DF = 1024
 export const IMPACT_PREFIX_LENGTH = 2048
 /** The thresholds in use; tests lower them so that small catalogs take the impact path. */
 export const impactTuning = { minDf: IMPACT_MIN_DF, length: IMPACT_PREFIX_LENGTH }
-/** Slack for rounding: bounds and scores multiply the same factors in other orders. */
-export const ROUNDING_SLACK = 1 + 1e-9
 /** Prefix postings cached per thread, over every segment and term (about 16 bytes each). */
 const MAX_CACHED_POSTINGS = 2_000_000
 

@@ -13,11 +13,11 @@
  * Every o(d) is the same float either way: per word the best expansion's score, summed in query
  * order from 0. Prefixes are used when their known docs are few against the hits.
  */
-import { CLASS_STRIDE, RankCursor, sortUnique, type Bitmap, type SegmentReader } from '@/index/index.ts'
+import { RankCursor, sortUnique, type Bitmap, type SegmentReader } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
 import { impactTuning, threadImpacts as impacts } from './impact-prefix.ts'
-import type { TermWalker, WalkTerm } from './term-walker.ts'
+import { entryScore, type TermWalker, type WalkTerm } from './term-walker.ts'
 
 /** Buckets of the other words' score histogram that picks the hits worth probing. */
 const OTHER_BUCKETS = 64
@@ -323,7 +323,7 @@ class TermLookups {
         const rank = cursor.rankOf(doc)
         k++
         if (rank < 0) continue
-        top = Math.max(top, t.weight * bm25.tfScore(r.classes, r.payload[r.payloadStart[t.ord]! + rank]! * CLASS_STRIDE, r.norms, doc))
+        top = Math.max(top, entryScore(bm25, r.classes, r.norms, r.payload[r.payloadStart[t.ord]! + rank]!, t.weight, doc))
       }
       sum += top
     }

@@ -31,6 +31,14 @@ let hitBuffer = new Uint32Array(0)
 let walkDocs = new Uint32Array(0)
 let walkScores = new Float64Array(0)
 
+/**
+ * A term's score of `doc` from its posting's class (the posting entry's value): the one expression
+ * every walk, probe and lookup uses, so candidates and θ are scored by the same float.
+ */
+export function entryScore(bm25: Bm25fTable, classes: ArrayLike<number>, norms: Uint8Array, postingClass: number, weight: number, doc: number): number {
+  return weight * bm25.tfScore(classes, postingClass * CLASS_STRIDE, norms, doc)
+}
+
 /** The hits as a dense bit set over the segment's docs (a reused buffer). */
 function denseOf(hits: Bitmap, numDocs: number): Uint32Array {
   const words = Math.ceil(numDocs / 32)
@@ -124,7 +132,7 @@ export class TermWalker {
       const doc = prefix.docs[i]!
       if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
       walkDocs[n] = doc
-      walkScores[n++] = t.weight * this.bm25.tfScore(classes, payload[prefix.entries[i]!]! * CLASS_STRIDE, norms, doc)
+      walkScores[n++] = entryScore(this.bm25, classes, norms, payload[prefix.entries[i]!]!, t.weight, doc)
     }
     return n
   }
@@ -145,7 +153,7 @@ export class TermWalker {
         const doc = batch[i]!
         if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
         walkDocs[n] = doc
-        walkScores[n++] = t.weight * this.bm25.tfScore(classes, payload[entry]! * CLASS_STRIDE, norms, doc)
+        walkScores[n++] = entryScore(this.bm25, classes, norms, payload[entry]!, t.weight, doc)
       }
     }
     return n
@@ -164,7 +172,7 @@ export class TermWalker {
       const rank = ranks.rankOf(doc)
       if (rank < 0) continue
       walkDocs[n] = doc
-      walkScores[n++] = t.weight * this.bm25.tfScore(classes, payload[start + rank]! * CLASS_STRIDE, norms, doc)
+      walkScores[n++] = entryScore(this.bm25, classes, norms, payload[start + rank]!, t.weight, doc)
     }
     return n
   }

@@ -20,7 +20,7 @@
  */
 import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type Expansion, type WordPlan } from '@/query/index.ts'
-import { BM25_K1, Bm25fTable, idf, textBonusFactor } from '@/rank/index.ts'
+import { BM25_K1, Bm25fTable, idf, ROUNDING_SLACK, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 
 /**
@@ -238,7 +238,7 @@ function scoreParts(view: IndexView, r: SegmentReader, parts: readonly string[],
   partsWord = w
   const weights = parts.map((p) => (MATCH_WEIGHT.parts * idf(view.numDocs, view.df(p))) / parts.length)
   // A saturated term score stays below k1 + 1, so the parts' sum stays below this (with slack for rounding).
-  partsBound = weights.reduce((sum, x) => sum + x * (BM25_K1 + 1), 0) * (1 + 1e-9)
+  partsBound = weights.reduce((sum, x) => sum + x * (BM25_K1 + 1), 0) * ROUNDING_SLACK
   for (let i = 0; i < ords.length; i++) {
     termWeight = weights[i]!
     termPart = i

@@ -25,6 +25,8 @@ export const GROUP_WEIGHTS: readonly number[] = [3, 2, 1, 0.5]
 /** Length normalisation per group (titles and descriptions vary most). */
 export const GROUP_B: readonly number[] = [0.75, 0.5, 0.5, 0.75]
 export const BM25_K1 = 1.2
+/** Slack for rounding: bounds and scores multiply the same factors in other orders. */
+export const ROUNDING_SLACK = 1 + 1e-9
 /** Σ_g W_g: the group weights enter as shares of it, so a term scores below idf · (k1 + 1). */
 const WEIGHT_SUM = GROUP_WEIGHTS.reduce((sum, w) => sum + w, 0)
 /** W_g · (k1 + 1) / ΣW: the most group g adds to an unweighted term score. */
@@ -78,9 +80,18 @@ const NORM_VALUES = 256
  */
 export class Bm25fTable {
   readonly factors = new Float64Array(GROUP_WEIGHTS.length * NORM_VALUES)
+  /** The average lengths the table was filled for (NaN: never filled). */
+  private readonly filledFor = new Float64Array(GROUP_WEIGHTS.length).fill(NaN)
 
-  /** Fills the table for the generation's average lengths. */
+  /**
+   * Fills the table for the generation's average lengths. Pruning asks again at every θ raise, with
+   * the same lengths: then the table is already right.
+   */
   prepare(invAvgLen: Float64Array): void {
+    let same = true
+    for (let g = 0; g < GROUP_WEIGHTS.length; g++) if (this.filledFor[g] !== invAvgLen[g]) same = false
+    if (same) return
+    this.filledFor.set(invAvgLen.subarray(0, GROUP_WEIGHTS.length))
     for (let g = 0; g < GROUP_WEIGHTS.length; g++) {
       const b = GROUP_B[g]!
       for (let len = 0; len < NORM_VALUES; len++) this.factors[g * NORM_VALUES + len] = 1 / (1 - b + b * len * invAvgLen[g]!)
