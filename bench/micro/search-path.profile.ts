@@ -1,7 +1,9 @@
 // What's measured: where a worker's time goes for one /search, in-process on one thread: the
 //   engine (match, rank, facets), fetching + rendering the window from SQLite, and JSON.stringify.
 // Corpus model: bench/support/corpus.ts via load-catalog.ts (seeded), BENCH_OBJECTS objects (100K).
-// Notes: a diagnostic, not a target; same cases as bench/http/search.bench.ts.
+// Notes: a diagnostic, not a target; same cases as bench/http/search.bench.ts. It renders from a
+//   store opened without mmap and without the ObjectCache; search-mix.profile.ts takes the workers'
+//   current path (both) and is the one to read for render costs.
 // Run: npx bun run bench/micro/search-path.profile.ts   (BENCH_OBJECTS=1000000, BENCH_DATA_DIR=<kept dir>)
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
