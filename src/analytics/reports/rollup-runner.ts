@@ -44,6 +44,8 @@ export interface RollupRunnerOptions {
   rollupRetentionDays?: number
   /** Events per popularity transaction (default TICK_POPULARITY). */
   popularityBatchSize?: number
+  /** Events of recently stored sessions the rollup holds in memory (session-events.ts; default HELD_EVENTS). */
+  heldEvents?: number
 }
 
 export class RollupRunner {
@@ -64,7 +66,7 @@ export class RollupRunner {
     // With a rollup retention, no further back than it either: those days' rollups are purged anyway.
     const rollupDays = options.rollupRetentionDays
     const horizonMs = rollupDays === undefined ? retentionMs - DAY_MS : Math.min(retentionMs - DAY_MS, rollupDays * DAY_MS)
-    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs, now })
+    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs, now, heldEvents: options.heldEvents })
     this.retention = new RetentionJob(db, { now, logger: options.logger, retentionMs, everyMs: options.purgeEveryMs, rollupRetentionDays: rollupDays })
     // Day counts of days the retention purges are not added in the first place (a first start over a long history).
     const fromDay = rollupDays === undefined ? undefined : () => rollupCutoffDay(now(), rollupDays)

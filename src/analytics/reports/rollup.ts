@@ -5,12 +5,14 @@
  * that span are re-sessionised, and the resulting sessions are stored again (a single stored session
  * that just grew is updated in place instead: same end state, fewer writes). So a late event, an
  * event of a session still open, or a batch replayed in another order all end in the same rows
- * as if every event had arrived in time (the recomputation is idempotent).
+ * as if every event had arrived in time (the recomputation is idempotent). The events of the
+ * sessions it stored last are held in memory (session-events.ts): a session's next event rarely
+ * needs the earlier ones read back.
  */
-import type { AnalyticsEvent } from '../event.ts'
 import { SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
 import { stepEvents, type Database } from '../../store/analytics/analytics-db.ts'
-import { clientEvents, type ReportsDb } from '../../store/analytics/reports-db.ts'
+import { clientEvents, type ReportsDb, type StoredSessionSpan } from '../../store/analytics/reports-db.ts'
+import { SessionEvents, type SeqEvent } from './session-events.ts'
 
 export interface RollupOptions {
   /** Events read and committed per transaction. */
@@ -18,6 +20,8 @@ export interface RollupOptions {
   /** Events older than this (relative to `now`) are not rolled up: their session's earlier events may already be purged. */
   horizonMs: number
   now: () => number
+  /** Events the held sessions may hold (session-events.ts; 0 reads every session back from SQLite). */
+  heldEvents?: number
 }
 
 interface Touched {
@@ -26,29 +30,43 @@ interface Touched {
   clientId: string | null
   minAt: number
   maxAt: number
-  events: AnalyticsEvent[]
+  events: SeqEvent[]
 }
 
 export class Rollup {
-  constructor(private readonly events: Database, private readonly reports: ReportsDb, private readonly options: RollupOptions) {}
+  private readonly held: SessionEvents
+
+  constructor(private readonly events: Database, private readonly reports: ReportsDb, private readonly options: RollupOptions) {
+    this.held = new SessionEvents(options.heldEvents)
+  }
 
   /** Processes at most `maxEvents` pending events. Returns how many it read and whether none remain. */
   step(maxEvents: number): { processed: number; caughtUp: boolean } {
-    return stepEvents(this.events, this.options.batchSize, maxEvents, () => this.reports.cursor(), (batch) =>
-      this.reports.transaction(() => {
-        this.apply(batch)
-        this.reports.setCursor(batch[batch.length - 1]!.seq)
-      }),
-    )
+    try {
+      return stepEvents(this.events, this.options.batchSize, maxEvents, () => this.reports.cursor(), (batch) =>
+        this.reports.transaction(() => {
+          this.apply(batch)
+          this.reports.setCursor(batch[batch.length - 1]!.seq)
+        }),
+      )
+    } catch (error) {
+      // Rolled back: the held sessions may be ones that were never stored.
+      this.held.clear()
+      throw error
+    }
   }
 
-  private apply(batch: readonly AnalyticsEvent[]): void {
+  private apply(batch: readonly SeqEvent[]): void {
     const horizon = this.options.now() - this.options.horizonMs
     const touched = new Map<string, Touched>()
     for (const event of batch) {
       if (event.clientId && event.customerId) this.reports.linkClient(event.trackerId, event.clientId, event.customerId, event.at)
-      if (event.at < horizon) continue
       const key = sessionKey(event)
+      if (event.at < horizon) {
+        // Not rolled up, yet a read of the client's events would find it: the held sessions would differ.
+        this.held.forget(event.trackerId, key)
+        continue
+      }
       const id = `${event.trackerId}\u0000${key}`
       const group = touched.get(id)
       if (group === undefined) {
@@ -75,11 +93,26 @@ export class Rollup {
     // one would have been rolled up into a session touching this span, and a later one (written
     // after this batch was read) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
-    const events = group.clientId === null || spans.length === 0 ? group.events : clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
-    const sessions = splitSessions(events).map((session) => summarizeSession(group.key, session))
+    const events = group.clientId === null || spans.length === 0 ? group.events : this.heldWith(group, spans) ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
+    const sessions = splitSessions(events)
+    const summaries = sessions.map((session) => summarizeSession(group.key, session))
     // The common case, one stored session grown by the new events: its differences are written in place.
-    if (spans.length === 1 && sessions.length === 1 && this.reports.replaceSession(spans[0]!.id, sessions[0]!)) return
+    if (spans.length === 1 && summaries.length === 1 && this.reports.replaceSession(spans[0]!.id, summaries[0]!)) {
+      if (group.clientId !== null) this.held.replace(group.trackerId, group.key, [], [[spans[0]!.id, sessions[0]!]])
+      return
+    }
     for (const span of spans) this.reports.removeSession(span.id)
-    for (const session of sessions) this.reports.insertSession(session)
+    const ids = summaries.map((summary) => this.reports.insertSession(summary))
+    if (group.clientId !== null) this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!]))
+  }
+
+  /** The held events of the stored sessions `spans` with the batch's new ones (an event already held is not added twice). */
+  private heldWith(group: Touched, spans: readonly StoredSessionSpan[]): SeqEvent[] | undefined {
+    const held = this.held.eventsOf(group.trackerId, group.key, spans)
+    if (held === undefined) return undefined
+    // A held session read back from SQLite can hold events stored after its batch, which come again in theirs.
+    const seqs = new Set(held.map((event) => event.seq))
+    for (const event of group.events) if (!seqs.has(event.seq)) held.push(event)
+    return held
   }
 }

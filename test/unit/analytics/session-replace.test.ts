@@ -10,35 +10,10 @@ import fc from 'fast-check'
 import type { AnalyticsEvent } from '@/analytics/event.ts'
 import { appendEvents } from '@/store/analytics/analytics-db.ts'
 import { ReportsDb } from '@/store/analytics/reports-db.ts'
-import { arbEvents, DAY0, event, memoryDb, MINUTE, service, TRACKER } from '../../property/analytics/report-world.ts'
+import { snapshot } from '../../property/analytics/rollup-snapshot.ts'
+import { arbDense, DAY0, event, memoryDb, MINUTE, service, TRACKER } from '../../property/analytics/report-world.ts'
 
 const MOBILE = { device: 'mobile' }
-const SESSION = 's.session_key, s.start_at'
-
-/** Everything the rollup stored, sessions named by key and start (ids differ between two rollups). */
-function snapshot(db: Database): Record<string, string[]> {
-  const rows = (sql: string) => (db.query(sql).values() as unknown[][]).map((row) => JSON.stringify(row)).sort()
-  const child = (table: string, columns: string) => rows(`SELECT ${SESSION}, ${columns} FROM ${table} c JOIN rp_sessions s ON s.id = c.session_id`)
-  const dayTotals = 'used_search <> 0 OR search_converted <> 0 OR not_used_converted <> 0 OR searches <> 0 OR no_results <> 0 OR clicked <> 0 OR sessions <> 0'
-  return {
-    sessions: rows('SELECT tracker_id, session_key, client_id, customer_id, start_at, end_at, day, used_search, converted, searches, no_results, clicked, anonymous, user_key FROM rp_sessions'),
-    queries: child('rp_session_queries', 'c.tracker_id, c.day, c.query, c.searches, c.no_results, c.clicks, c.conversions'),
-    items: child('rp_session_items', 'c.tracker_id, c.day, c.query, c.item_id, c.clicks, c.conversions'),
-    filters: child('rp_session_filters', 'c.tracker_id, c.day, c.name, c.value'),
-    contexts: child('rp_session_contexts', 'c.tracker_id, c.day, c.ctx'),
-    members: child('rp_dim_members', 'c.dim'),
-    orphans: rows(`SELECT 'rows of no session', COUNT(*) FROM (
-      SELECT session_id FROM rp_session_queries UNION ALL SELECT session_id FROM rp_session_items UNION ALL SELECT session_id FROM rp_session_filters
-      UNION ALL SELECT session_id FROM rp_session_contexts UNION ALL SELECT session_id FROM rp_dim_members) WHERE session_id NOT IN (SELECT id FROM rp_sessions)`),
-    day: rows(`SELECT * FROM rp_day WHERE ${dayTotals}`),
-    queryDay: rows('SELECT * FROM rp_query_day WHERE searches <> 0 OR no_results <> 0'),
-    dimDay: rows(`SELECT * FROM rp_dim_day WHERE ${dayTotals}`),
-    dimQueryDay: rows('SELECT * FROM rp_dim_query_day WHERE searches <> 0 OR no_results <> 0'),
-    filterUserDays: rows('SELECT * FROM rp_filter_user_day'),
-    filterFirsts: rows('SELECT * FROM rp_filter_firsts WHERE users <> 0'),
-    links: rows('SELECT * FROM rp_client_links'),
-  }
-}
 
 /** The reference: the segment saved first, then every event rolled up in one go. */
 function rolledUpOnce(events: readonly AnalyticsEvent[]): Database {
@@ -70,16 +45,6 @@ function rolledUpInChunks(events: readonly AnalyticsEvent[], sizes: readonly num
 }
 
 const byTime = (events: AnalyticsEvent[]) => [...events].sort((a, b) => a.at - b.at || (a.eventId < b.eventId ? -1 : 1))
-
-/**
- * Longer streams than arbEvents makes (a few of them, ids kept unique), the world's three days
- * squeezed into the 2.4 hours around DAY0's midnight: sessions of many events, some across days.
- */
-const arbDense = fc.array(arbEvents(40), { minLength: 3, maxLength: 8 }).map((lists) => lists.flatMap((events, k) => events.map((e) => ({
-  ...e,
-  eventId: `${k}.${e.eventId}`,
-  at: DAY0 * 86_400_000 + 23 * 60 * MINUTE + Math.floor((e.at - DAY0 * 86_400_000) / 30),
-}))))
 
 describe('sessions replaced in place', () => {
   const replace = spyOn(ReportsDb.prototype, 'replaceSession')

@@ -1,0 +1,111 @@
+/**
+ * The events of the sessions the rollup stored last, held in memory so that the next event of an
+ * open session is rolled up without reading and parsing the session's earlier events back from
+ * SQLite (rollup.ts). The served log makes this the common case: a shopper's every search is one
+ * more event of the session their previous search stored, and the re-read was ~20% of the rollup's
+ * CPU in sessions of ten searches (bench/analytics/served-log-cost.ts).
+ *
+ * Why the held events are enough: every event the rollup has passed belongs to exactly one stored
+ * session of its key, and the stored sessions touching a new event's 30-minute look-around are all
+ * the rollup recomputes. So when each of those sessions is held, their events and the batch's new
+ * ones are what the rollup would read (less events stored after the batch was read, which their own
+ * batch rolls up, as the read-from-SQLite path already assumes for a key without stored sessions).
+ * A held session is used only when it still spans what the stored one spans, and anything the rollup
+ * did not write itself (a rolled-back transaction, an event too old to roll up) drops what it touched.
+ */
+import type { AnalyticsEvent } from '../event.ts'
+
+export type SeqEvent = AnalyticsEvent & { seq: number }
+
+/** The stored session a held one stands for: its id and first and last event times. */
+export interface HeldSpan {
+  id: number
+  startAt: number
+  endAt: number
+}
+
+/**
+ * Events held at most, by default: ~2,500 open sessions of ten served searches, ~18 MB (a served
+ * search with ten hit ids takes ~720 bytes of heap). Least recently used sessions are dropped first:
+ * a closed session is rarely touched again, and one that is is read back.
+ */
+export const HELD_EVENTS = 25_000
+
+export class SessionEvents {
+  /** By `tracker\0session key`, the key's held sessions by stored id; Map order is recency (least recent first). */
+  private readonly keys = new Map<string, Map<number, readonly SeqEvent[]>>()
+  private held = 0
+
+  constructor(private readonly maxEvents = HELD_EVENTS) {}
+
+  /** The events of the key's stored sessions `spans`, when every one is held as it is stored; else undefined. */
+  eventsOf(trackerId: string, sessionKey: string, spans: readonly HeldSpan[]): SeqEvent[] | undefined {
+    const id = keyId(trackerId, sessionKey)
+    const sessions = this.keys.get(id)
+    if (sessions === undefined) return undefined
+    const out: SeqEvent[] = []
+    for (const span of spans) {
+      const events = sessions.get(span.id)
+      if (events === undefined || events[0]!.at !== span.startAt || events[events.length - 1]!.at !== span.endAt) return undefined
+      for (const event of events) out.push(event)
+    }
+    this.keys.delete(id)
+    this.keys.set(id, sessions)
+    return out
+  }
+
+  /** The key's sessions after a recompute: `removed` ids are gone, `stored` are held (each one's events in canonical order). */
+  replace(trackerId: string, sessionKey: string, removed: readonly number[], stored: readonly [id: number, events: readonly SeqEvent[]][]): void {
+    const id = keyId(trackerId, sessionKey)
+    const sessions = this.keys.get(id) ?? new Map<number, readonly SeqEvent[]>()
+    this.keys.delete(id)
+    for (const sessionId of removed) this.drop(sessions, sessionId)
+    for (const [sessionId, events] of stored) {
+      this.drop(sessions, sessionId)
+      sessions.set(sessionId, events)
+      this.held += events.length
+    }
+    if (sessions.size > 0) this.keys.set(id, sessions)
+    this.evict()
+  }
+
+  /** Drops the key's held sessions (an event the rollup did not fold into them). */
+  forget(trackerId: string, sessionKey: string): void {
+    const id = keyId(trackerId, sessionKey)
+    const sessions = this.keys.get(id)
+    if (sessions === undefined) return
+    for (const events of sessions.values()) this.held -= events.length
+    this.keys.delete(id)
+  }
+
+  /** Drops everything (a rolled-back transaction: the held sessions may not be what is stored). */
+  clear(): void {
+    this.keys.clear()
+    this.held = 0
+  }
+
+  /** Events held (for tests and the bench). */
+  get size(): number {
+    return this.held
+  }
+
+  private drop(sessions: Map<number, readonly SeqEvent[]>, sessionId: number): void {
+    const events = sessions.get(sessionId)
+    if (events === undefined) return
+    this.held -= events.length
+    sessions.delete(sessionId)
+  }
+
+  /** Least recently used keys go first, until the held events fit. */
+  private evict(): void {
+    for (const [id, sessions] of this.keys) {
+      if (this.held <= this.maxEvents) return
+      for (const events of sessions.values()) this.held -= events.length
+      this.keys.delete(id)
+    }
+  }
+}
+
+function keyId(trackerId: string, sessionKey: string): string {
+  return `${trackerId}\u0000${sessionKey}`
+}

@@ -1,0 +1,106 @@
+// The rollup's held sessions (src/analytics/reports/session-events.ts): rolling events up with the
+// sessions' events held in memory stores the same rows as reading them back from SQLite, whatever
+// falls out of the hold on the way: a restart (nothing held), a small capacity (keys evicted),
+// batches smaller than what was appended (a read back finds events of later batches, which then
+// come again in theirs), events that grow too old to roll up while the clock moves.
+import { describe, expect, test } from 'bun:test'
+import type { Database } from 'bun:sqlite'
+import fc from 'fast-check'
+import type { AnalyticsEvent } from '@/analytics/event.ts'
+import { RollupRunner } from '@/analytics/reports/rollup-runner.ts'
+import { SessionEvents, type SeqEvent } from '@/analytics/reports/session-events.ts'
+import { DAY_MS } from '@/analytics/sessions/index.ts'
+import { appendEvents } from '@/store/analytics/analytics-db.ts'
+import { SILENT_LOGGER } from '@/shared/log.ts'
+import { arbDense, DAY0, event, memoryDb, MINUTE, NOW } from '../../property/analytics/report-world.ts'
+import { snapshot } from '../../property/analytics/rollup-snapshot.ts'
+
+interface Plan {
+  /** Events appended before each rollup (cycled). */
+  sizes: number[]
+  /** Chunks before which a new rollup starts over the same database (nothing held). */
+  restarts: number[]
+  heldEvents: number
+  batchSize: number
+}
+
+/** `events` appended and rolled up as `plan` says, the clock at `clock(chunk)`, raw events kept `retentionMs`. */
+function rolledUp(events: readonly AnalyticsEvent[], plan: Plan, clock: (chunk: number) => number = () => NOW, retentionMs?: number): Database {
+  const db = memoryDb()
+  let chunk = 0
+  const runner = () => new RollupRunner(db, { logger: SILENT_LOGGER, now: () => clock(chunk), batchSize: plan.batchSize, heldEvents: plan.heldEvents, retentionMs })
+  let rollup = runner()
+  for (let start = 0; start < events.length; chunk++) {
+    if (plan.restarts.includes(chunk)) rollup = runner()
+    const size = plan.sizes[chunk % plan.sizes.length]!
+    appendEvents(db, events.slice(start, start + size))
+    rollup.catchUp(1_000_000)
+    start += size
+  }
+  return db
+}
+
+const arbPlan = fc.record({
+  sizes: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }),
+  restarts: fc.array(fc.integer({ min: 1, max: 20 }), { maxLength: 3 }),
+  heldEvents: fc.oneof(fc.constant(100_000), fc.integer({ min: 0, max: 30 })),
+  batchSize: fc.integer({ min: 1, max: 8 }),
+})
+
+describe('held sessions', () => {
+  test('held or read back, restarted and evicted, in batches smaller than the appends: the same rows as one rollup', () => {
+    fc.assert(fc.property(arbDense, arbPlan, (events, plan) => {
+      const once = rolledUp(events, { sizes: [Math.max(1, events.length)], restarts: [], heldEvents: 0, batchSize: 1_000_000 })
+      expect(snapshot(rolledUp(events, plan))).toEqual(snapshot(once))
+    }), { numRuns: 100 })
+  }, 30_000)
+
+  test('while the clock moves events out of the roll-up horizon: the same rows as reading every session back', () => {
+    // The dense window is 2.4 hours from 23:00 on DAY0; the horizon (retention less a day) is 30
+    // minutes and the clock moves 10 minutes a chunk, so late events fall behind it mid-stream.
+    const start = DAY0 * 86_400_000 + 23 * 60 * MINUTE
+    const clock = (chunk: number) => start + 30 * MINUTE + chunk * 10 * MINUTE
+    fc.assert(fc.property(arbDense, arbPlan, (events, plan) => {
+      const readBack = rolledUp(events, { ...plan, heldEvents: 0 }, clock, DAY_MS + 30 * MINUTE)
+      expect(snapshot(rolledUp(events, { ...plan, heldEvents: 100_000 }, clock, DAY_MS + 30 * MINUTE))).toEqual(snapshot(readBack))
+    }), { numRuns: 100 })
+  }, 30_000)
+})
+
+describe('SessionEvents', () => {
+  const at = (minute: number, seq: number): SeqEvent => ({ ...event({ eventId: `e${seq}`, at: minute * MINUTE, kind: 'page_view' }), seq })
+  const span = (id: number, events: readonly SeqEvent[]) => ({ id, startAt: events[0]!.at, endAt: events[events.length - 1]!.at })
+  const a = [at(0, 1), at(5, 2)]
+  const b = [at(60, 3), at(61, 4), at(62, 5)]
+
+  test('gives the events of the spans asked for, only when each is held as it is stored', () => {
+    const held = new SessionEvents()
+    held.replace('t', 'c:1', [], [[1, a], [2, b]])
+    expect(held.eventsOf('t', 'c:1', [span(1, a), span(2, b)])).toEqual([...a, ...b])
+    expect(held.eventsOf('t', 'c:1', [span(2, b)])).toEqual(b)
+    expect(held.eventsOf('t', 'c:2', [span(1, a)])).toBeUndefined()
+    expect(held.eventsOf('t', 'c:1', [span(1, a), span(3, b)])).toBeUndefined()
+    expect(held.eventsOf('t', 'c:1', [{ ...span(1, a), startAt: -MINUTE }])).toBeUndefined()
+    expect(held.eventsOf('t', 'c:1', [{ ...span(2, b), endAt: 63 * MINUTE }])).toBeUndefined()
+    held.replace('t', 'c:1', [1], [])
+    expect(held.eventsOf('t', 'c:1', [span(1, a)])).toBeUndefined()
+    expect(held.size).toBe(3)
+    held.forget('t', 'c:1')
+    expect(held.eventsOf('t', 'c:1', [span(2, b)])).toBeUndefined()
+    expect(held.size).toBe(0)
+  })
+
+  test('over capacity, the least recently used keys go first', () => {
+    const held = new SessionEvents(5)
+    held.replace('t', 'c:1', [], [[1, a]])
+    held.replace('t', 'c:2', [], [[2, a]])
+    expect(held.eventsOf('t', 'c:1', [span(1, a)])).toEqual(a)
+    held.replace('t', 'c:3', [], [[3, b]])
+    expect(held.size).toBe(5)
+    expect(held.eventsOf('t', 'c:2', [span(2, a)])).toBeUndefined()
+    expect(held.eventsOf('t', 'c:1', [span(1, a)])).toEqual(a)
+    held.replace('t', 'c:3', [], [[3, [...b, at(63, 6)]]])
+    expect(held.size).toBe(4)
+    expect(held.eventsOf('t', 'c:1', [span(1, a)])).toBeUndefined()
+  })
+})
