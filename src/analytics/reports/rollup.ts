@@ -77,11 +77,16 @@ export class Rollup {
         group.events.push(event)
       }
     }
-    for (const group of touched.values()) this.recompute(group)
+    const upTo = batch[batch.length - 1]!.seq
+    for (const group of touched.values()) this.recompute(group, upTo)
   }
 
-  /** Replaces the key's sessions around the new events by a fresh sessionisation of its raw events. */
-  private recompute(group: Touched): void {
+  /**
+   * Replaces the key's sessions around the new events by a fresh sessionisation of its raw events:
+   * those stored up to the batch's last seq `upTo`, the same ones whether held or read back (an event
+   * stored after the batch is rolled up with its own batch, or skipped there when too old).
+   */
+  private recompute(group: Touched, upTo: number): void {
     const spans = this.reports.sessionsTouching(group.trackerId, group.key, group.minAt - SESSION_GAP_MS, group.maxAt + SESSION_GAP_MS)
     let lo = group.minAt
     let hi = group.maxAt
@@ -93,7 +98,7 @@ export class Rollup {
     // one would have been rolled up into a session touching this span, and a later one (written
     // after this batch was read) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
-    const events = group.clientId === null || spans.length === 0 ? group.events : this.heldWith(group, spans) ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi)
+    const events = group.clientId === null || spans.length === 0 ? group.events : this.heldWith(group, spans) ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
     const sessions = splitSessions(events)
     const summaries = sessions.map((session) => summarizeSession(group.key, session))
     // The common case, one stored session grown by the new events: its differences are written in place.
@@ -106,13 +111,11 @@ export class Rollup {
     if (group.clientId !== null) this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!]))
   }
 
-  /** The held events of the stored sessions `spans` with the batch's new ones (an event already held is not added twice). */
+  /** The held events of the stored sessions `spans` with the batch's new ones. */
   private heldWith(group: Touched, spans: readonly StoredSessionSpan[]): SeqEvent[] | undefined {
     const held = this.held.eventsOf(group.trackerId, group.key, spans)
     if (held === undefined) return undefined
-    // A held session read back from SQLite can hold events stored after its batch, which come again in theirs.
-    const seqs = new Set(held.map((event) => event.seq))
-    for (const event of group.events) if (!seqs.has(event.seq)) held.push(event)
+    for (const event of group.events) held.push(event)
     return held
   }
 }

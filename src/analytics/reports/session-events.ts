@@ -2,16 +2,16 @@
  * The events of the sessions the rollup stored last, held in memory so that the next event of an
  * open session is rolled up without reading and parsing the session's earlier events back from
  * SQLite (rollup.ts). The served log makes this the common case: a shopper's every search is one
- * more event of the session their previous search stored, and the re-read was ~20% of the rollup's
- * CPU in sessions of ten searches (bench/analytics/served-log-cost.ts).
+ * more event of the session their previous search stored. Holding them cut the rollup's CPU ~6% in
+ * sessions of ten searches (bench/analytics/served-log-ab.profile.ts, paired runs).
  *
  * Why the held events are enough: every event the rollup has passed belongs to exactly one stored
  * session of its key, and the stored sessions touching a new event's 30-minute look-around are all
  * the rollup recomputes. So when each of those sessions is held, their events and the batch's new
- * ones are what the rollup would read (less events stored after the batch was read, which their own
- * batch rolls up, as the read-from-SQLite path already assumes for a key without stored sessions).
- * A held session is used only when it still spans what the stored one spans, and anything the rollup
- * did not write itself (a rolled-back transaction, an event too old to roll up) drops what it touched.
+ * ones are what the rollup would read back (it reads the events stored up to the batch's last seq: a
+ * later one is rolled up with its own batch). A held session is used only when it still spans what
+ * the stored one spans, and anything the rollup did not write itself (a rolled-back transaction, an
+ * event too old to roll up) drops what it touched.
  */
 import type { AnalyticsEvent } from '../event.ts'
 

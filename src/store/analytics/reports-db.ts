@@ -305,9 +305,9 @@ export function isAnonymous(sessionKey: string): boolean {
   return sessionKey.startsWith('e:')
 }
 
-/** A client's raw events with `lo <= at <= hi` (the rollup re-sessionises them). */
-export function clientEvents(db: Database, trackerId: string, clientId: string, lo: number, hi: number): (AnalyticsEvent & { seq: number })[] {
-  const rows = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? AND at BETWEEN ? AND ?').all(trackerId, clientId, lo, hi) as Parameters<typeof rowToEvent>[0][]
+/** A client's raw events with `lo <= at <= hi`, stored up to seq `upTo` (the rollup re-sessionises them). */
+export function clientEvents(db: Database, trackerId: string, clientId: string, lo: number, hi: number, upTo: number): (AnalyticsEvent & { seq: number })[] {
+  const rows = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? AND at BETWEEN ? AND ? AND seq <= ?').all(trackerId, clientId, lo, hi, upTo) as Parameters<typeof rowToEvent>[0][]
   return rows.map(rowToEvent)
 }
 
