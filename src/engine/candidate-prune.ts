@@ -162,9 +162,6 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
   if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
-  bm25.prepare(view.invAvgLen)
-  impacts.prepare(bm25)
-  const walker = new TermWalker(r, hits, bm25)
   // Only the pruned word's terms need their bound (`ub`); the other words' are scored, not bounded.
   const termsOf = (w: WordPlan, bounded: boolean): WalkTerm[] =>
     w.expansions
@@ -180,6 +177,10 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const otherTerms = otherWordTerms(words, p, (w) => termsOf(w, false))
   const fromPrefixes = othersFromPrefixes(r, h, otherTerms)
   if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !fromPrefixes) return null
+  // Set up only once pruning applies (the early return above is the common multi-word case).
+  bm25.prepare(view.invAvgLen)
+  impacts.prepare(bm25)
+  const walker = new TermWalker(r, hits, bm25)
 
   // The other words: exact per-doc word scores (otherScores) when they have no parts alternative,
   // else their bound (`others`).

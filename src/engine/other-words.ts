@@ -276,10 +276,11 @@ function fromPrefixes(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, te
   }
   let max = bound
   for (let i = 0; i < u; i++) if (values[docs[i]!]! > max) max = values[docs[i]!]!
-  const lookups = new TermLookups(r, bm25, terms)
+  // Built at the first lookup outside the known docs: many prunes never make one.
+  let lookups: TermLookups | null = null
   const exactOf = (doc: number): number => {
     if (stamp[doc] === at) return values[doc]!
-    const sum = lookups.sumAt(doc)
+    const sum = (lookups ??= new TermLookups(r, bm25, terms)).sumAt(doc)
     values[doc] = sum
     stamp[doc] = at
     return sum
