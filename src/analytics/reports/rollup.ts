@@ -10,9 +10,9 @@
  * needs the earlier ones read back.
  */
 import { SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
-import { stepEvents, type Database } from '../../store/analytics/analytics-db.ts'
+import { stepEvents, type Database, type SeqEvent } from '../../store/analytics/analytics-db.ts'
 import { clientEvents, type ReportsDb, type StoredSessionSpan } from '../../store/analytics/reports-db.ts'
-import { SessionEvents, type SeqEvent } from './session-events.ts'
+import { keyId, SessionEvents } from './session-events.ts'
 
 export interface RollupOptions {
   /** Events read and committed per transaction. */
@@ -61,13 +61,14 @@ export class Rollup {
     const touched = new Map<string, Touched>()
     for (const event of batch) {
       if (event.clientId && event.customerId) this.reports.linkClient(event.trackerId, event.clientId, event.customerId, event.at)
-      const key = sessionKey(event)
       if (event.at < horizon) {
-        // Not rolled up, yet a read of the client's events would find it: the held sessions would differ.
-        this.held.forget(event.trackerId, key)
+        // Not rolled up, yet a read of the client's events would find it: its held sessions would differ
+        // (only a client's sessions are held).
+        if (event.clientId) this.held.forget(event.trackerId, sessionKey(event))
         continue
       }
-      const id = `${event.trackerId}\u0000${key}`
+      const key = sessionKey(event)
+      const id = keyId(event.trackerId, key)
       const group = touched.get(id)
       if (group === undefined) {
         touched.set(id, { trackerId: event.trackerId, key, clientId: key.startsWith('c:') ? event.clientId : null, minAt: event.at, maxAt: event.at, events: [event] })
@@ -108,7 +109,11 @@ export class Rollup {
     }
     for (const span of spans) this.reports.removeSession(span.id)
     const ids = summaries.map((summary) => this.reports.insertSession(summary))
-    if (group.clientId !== null) this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!]))
+    if (group.clientId === null) return
+    // No stored session near: usually a fresh start, whose earlier sessions are closed. Holding them
+    // until the whole key is evicted would push other keys' open sessions out first.
+    if (spans.length === 0) this.held.forget(group.trackerId, group.key)
+    this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!]))
   }
 
   /** The held events of the stored sessions `spans` with the batch's new ones. */

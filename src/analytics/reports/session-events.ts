@@ -13,21 +13,14 @@
  * the stored one spans, and anything the rollup did not write itself (a rolled-back transaction, an
  * event too old to roll up) drops what it touched.
  */
-import type { AnalyticsEvent } from '../event.ts'
-
-export type SeqEvent = AnalyticsEvent & { seq: number }
-
-/** The stored session a held one stands for: its id and first and last event times. */
-export interface HeldSpan {
-  id: number
-  startAt: number
-  endAt: number
-}
+import type { SeqEvent } from '../../store/analytics/analytics-db.ts'
+import type { StoredSessionSpan } from '../../store/analytics/reports-db.ts'
 
 /**
  * Events held at most, by default: ~2,500 open sessions of ten served searches, ~18 MB (a served
- * search with ten hit ids takes ~720 bytes of heap). Least recently used sessions are dropped first:
- * a closed session is rarely touched again, and one that is is read back.
+ * search with ten hit ids takes ~720 bytes of heap). The least recently used keys are dropped first,
+ * and a key's closed sessions when it starts a new one (rollup.ts): a closed session is rarely
+ * touched again, and one that is is read back.
  */
 export const HELD_EVENTS = 25_000
 
@@ -39,7 +32,7 @@ export class SessionEvents {
   constructor(private readonly maxEvents = HELD_EVENTS) {}
 
   /** The events of the key's stored sessions `spans`, when every one is held as it is stored; else undefined. */
-  eventsOf(trackerId: string, sessionKey: string, spans: readonly HeldSpan[]): SeqEvent[] | undefined {
+  eventsOf(trackerId: string, sessionKey: string, spans: readonly StoredSessionSpan[]): SeqEvent[] | undefined {
     const id = keyId(trackerId, sessionKey)
     const sessions = this.keys.get(id)
     if (sessions === undefined) return undefined
@@ -106,6 +99,7 @@ export class SessionEvents {
   }
 }
 
-function keyId(trackerId: string, sessionKey: string): string {
+/** A session key's id across trackers (the rollup groups a batch's events by it too). */
+export function keyId(trackerId: string, sessionKey: string): string {
   return `${trackerId}\u0000${sessionKey}`
 }

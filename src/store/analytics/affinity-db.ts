@@ -4,8 +4,7 @@
  * `events_by_client (tracker_id, client_id, at)` index, so the cost grows with one shopper's
  * history, never with the shop's. The affinity owns no tables of its own.
  */
-import type { AnalyticsEvent } from '../../analytics/event.ts'
-import { rowToEvent, type Database } from './analytics-db.ts'
+import { rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
 
 type EventRow = Parameters<typeof rowToEvent>[0]
 
@@ -21,8 +20,8 @@ export class AffinityDb {
   }
 
   /** The last `limit` events of any of these client ids, newest first (ties: later insert first). */
-  recentEvents(trackerId: string, clientIds: readonly string[], limit: number): (AnalyticsEvent & { seq: number })[] {
-    const all: (AnalyticsEvent & { seq: number })[] = []
+  recentEvents(trackerId: string, clientIds: readonly string[], limit: number): SeqEvent[] {
+    const all: SeqEvent[] = []
     for (const clientId of clientIds) {
       for (const row of this.qRecent.all(trackerId, clientId, limit) as EventRow[]) all.push(rowToEvent(row))
     }

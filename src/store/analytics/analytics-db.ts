@@ -123,12 +123,15 @@ export function appendEvents(db: Database, events: readonly AnalyticsEvent[]): n
   return added
 }
 
+/** A stored event with its insertion sequence (events.seq: the rollup's and folds' cursor). */
+export type SeqEvent = AnalyticsEvent & { seq: number }
+
 /**
  * A stored row back as an event, plus its insertion sequence (a cursor for incremental readers).
  * `offset` is set only when positive, so a first page reads back exactly as it was built.
  */
-export function rowToEvent(row: EventRow): AnalyticsEvent & { seq: number } {
-  const event: AnalyticsEvent & { seq: number } = {
+export function rowToEvent(row: EventRow): SeqEvent {
+  const event: SeqEvent = {
     seq: row.seq,
     trackerId: row.tracker_id,
     eventId: row.event_id,
@@ -151,7 +154,7 @@ export function rowToEvent(row: EventRow): AnalyticsEvent & { seq: number } {
 }
 
 /** Events of a tracker with seq > `afterSeq`, in seq order (at most `limit`). */
-export function eventsAfter(db: Database, trackerId: string | null, afterSeq: number, limit: number): (AnalyticsEvent & { seq: number })[] {
+export function eventsAfter(db: Database, trackerId: string | null, afterSeq: number, limit: number): SeqEvent[] {
   const rows = trackerId === null
     ? (db.query('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as EventRow[])
     : (db.query('SELECT * FROM events WHERE tracker_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(trackerId, afterSeq, limit) as EventRow[])
@@ -164,7 +167,7 @@ export function eventsAfter(db: Database, trackerId: string | null, afterSeq: nu
  * each batch to `apply`, which must move the cursor past it. Returns how many it read and whether
  * none remain.
  */
-export function stepEvents(db: Database, batchSize: number, budget: number, cursor: () => number, apply: (batch: (AnalyticsEvent & { seq: number })[]) => void): { processed: number; caughtUp: boolean } {
+export function stepEvents(db: Database, batchSize: number, budget: number, cursor: () => number, apply: (batch: SeqEvent[]) => void): { processed: number; caughtUp: boolean } {
   let processed = 0
   let after = cursor()
   while (processed < budget) {

@@ -10,9 +10,8 @@
  * Days are UTC day numbers (days since 1970-01-01) of the session's start: a report over days
  * [a, b] counts the sessions that started in them, whole.
  */
-import type { AnalyticsEvent } from '../../analytics/event.ts'
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
-import { eventsPast, migrateComponent, rowToEvent, type Database } from './analytics-db.ts'
+import { eventsPast, migrateComponent, rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
 import { contributionOf, sessionFilters, type SessionContribution } from './filter-users.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
@@ -306,7 +305,7 @@ export function isAnonymous(sessionKey: string): boolean {
 }
 
 /** A client's raw events with `lo <= at <= hi`, stored up to seq `upTo` (the rollup re-sessionises them). */
-export function clientEvents(db: Database, trackerId: string, clientId: string, lo: number, hi: number, upTo: number): (AnalyticsEvent & { seq: number })[] {
+export function clientEvents(db: Database, trackerId: string, clientId: string, lo: number, hi: number, upTo: number): SeqEvent[] {
   const rows = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? AND at BETWEEN ? AND ? AND seq <= ?').all(trackerId, clientId, lo, hi, upTo) as Parameters<typeof rowToEvent>[0][]
   return rows.map(rowToEvent)
 }

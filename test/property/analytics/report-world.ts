@@ -109,6 +109,9 @@ export function reportsOver(events: readonly AnalyticsEvent[]): { db: Database; 
   return { db, reports }
 }
 
+/** Where arbDense's events start: 23:00 on DAY0. */
+export const DENSE_START = DAY0 * 86_400_000 + 23 * 60 * MINUTE
+
 /**
  * Longer streams than arbEvents makes (a few of them, ids kept unique), the world's three days
  * squeezed into the 2.4 hours around DAY0's midnight: sessions of many events, some across days.
@@ -116,5 +119,5 @@ export function reportsOver(events: readonly AnalyticsEvent[]): { db: Database; 
 export const arbDense = fc.array(arbEvents(40), { minLength: 3, maxLength: 8 }).map((lists) => lists.flatMap((events, k) => events.map((e) => ({
   ...e,
   eventId: `${k}.${e.eventId}`,
-  at: DAY0 * 86_400_000 + 23 * 60 * MINUTE + Math.floor((e.at - DAY0 * 86_400_000) / 30),
+  at: DENSE_START + Math.floor((e.at - DAY0 * 86_400_000) / 30),
 }))))
