@@ -189,6 +189,55 @@ function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32A
   }
 }
 
+/** The expansions of a request's words found in one segment: term ord, weight and exact bit, word by word. */
+interface SegmentTerms {
+  view: IndexView
+  /** The expansion lists the terms were read from (a word's list is replaced, never edited, when replanned). */
+  expansions: (readonly Expansion[])[]
+  /** Word w's terms are [firstOf[w], firstOf[w + 1]). */
+  firstOf: Int32Array
+  ords: Int32Array
+  weights: Float64Array
+  exactBits: Int32Array
+}
+/** Per words list (one request's) and segment; gone with the list, so no generation is held. */
+const termsOfWords = new WeakMap<readonly WordPlan[], Map<SegmentReader, SegmentTerms>>()
+
+/**
+ * The segment's terms of `words`, kept while the list lives: candidate pruning
+ * scores a few docs at a time, hundreds of times a request, and the term lookups by string and
+ * the weights would otherwise be redone for each of a short prefix's 64 expansions every time.
+ */
+function segmentTerms(view: IndexView, r: SegmentReader, words: readonly WordPlan[]): SegmentTerms {
+  let bySegment = termsOfWords.get(words)
+  if (bySegment === undefined) {
+    bySegment = new Map()
+    termsOfWords.set(words, bySegment)
+  }
+  const last = bySegment.get(r)
+  if (last !== undefined && last.view === view && words.every((w, i) => w.expansions === last.expansions[i])) return last
+  const W = words.length
+  const firstOf = new Int32Array(W + 1)
+  const ords: number[] = []
+  const weights: number[] = []
+  const exactBits: number[] = []
+  for (let w = 0; w < W; w++) {
+    const word = words[w]!
+    firstOf[w] = ords.length
+    for (const e of word.expansions) {
+      const ord = r.termOrd(e.term)
+      if (ord < 0) continue
+      ords.push(ord)
+      weights.push(expansionWeight(view, word, e))
+      exactBits.push(e.isExact ? 1 << w : 0)
+    }
+  }
+  firstOf[W] = ords.length
+  const terms = { view, expansions: words.map((w) => w.expansions), firstOf, ords: Int32Array.from(ords), weights: Float64Array.from(weights), exactBits: Int32Array.from(exactBits) }
+  bySegment.set(r, terms)
+  return terms
+}
+
 /**
  * Scores the hits of one segment: `hits` with its docs ascending in `hitDocs`; writes text scores
  * to `scores[i]` and whether every word matched exactly to `exact[i]`.
@@ -201,17 +250,16 @@ export function scoreHits(view: IndexView, seg: SegmentState, words: readonly Wo
   bm25.prepare(view.invAvgLen)
   termReader = r
   numWords = W
+  const terms = segmentTerms(view, r, words)
   for (let w = 0; w < W; w++) {
-    const word = words[w]!
-    for (const e of word.expansions) {
-      const ord = r.termOrd(e.term)
-      if (ord < 0) continue
-      termWeight = expansionWeight(view, word, e)
+    for (let t = terms.firstOf[w]!; t < terms.firstOf[w + 1]!; t++) {
+      termWeight = terms.weights[t]!
       termWord = w
-      termExactBit = e.isExact ? 1 << w : 0
-      visitTerm(r, ord, hits, hitDocs)
+      termExactBit = terms.exactBits[t]!
+      visitTerm(r, terms.ords[t]!, hits, hitDocs)
     }
-    if (word.parts !== null) scoreParts(view, r, word.parts, w, W, hits, hitDocs)
+    const parts = words[w]!.parts
+    if (parts !== null) scoreParts(view, r, parts, w, W, hits, hitDocs)
   }
   const { wordScore, titleMask, exactMask, titleLen } = scratch
   const full = W >= 32 ? 0xffffffff : (1 << W) - 1
