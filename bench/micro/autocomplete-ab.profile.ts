@@ -28,9 +28,10 @@ type Run = () => unknown
 /** One checkout's worker path, loaded from its own source tree (its own module instances and caches). */
 async function side(root: string): Promise<{ warm: () => void; task: (path: string) => Run }> {
   const load = (path: string) => import(join(root, path))
-  const [{ parseAutocompleteParams }, { finishImpactWarmup }, objectCache, { runAutocomplete }, { openReadStore }, { benchIndex }] = await Promise.all([
+  const [{ parseAutocompleteParams }, warmup, objectCache, { runAutocomplete }, { openReadStore }, { benchIndex }] = await Promise.all([
     load('src/http/autocomplete-params.ts'),
-    load('src/engine/impact-prefix.ts'),
+    // A checkout from before the general idle warm-up runs the impact prefixes' own.
+    load('src/engine/idle-warmup.ts').then((m) => m.finishIdleWork as () => void).catch(() => load('src/engine/impact-prefix.ts').then((m) => m.finishImpactWarmup as () => void)),
     // A checkout from before the workers' object cache renders straight from the store.
     load('src/search/object-cache.ts').catch(() => null),
     load('src/search/run-autocomplete.ts'),
@@ -41,7 +42,7 @@ async function side(root: string): Promise<{ warm: () => void; task: (path: stri
   const index = await benchIndex(dataDir, store, BENCH_TRACKER)
   const objects = objectCache === null ? store.catalog : new objectCache.ObjectCache().source(store.catalog, index.generation)
   return {
-    warm: () => finishImpactWarmup(),
+    warm: () => warmup(),
     task: (path: string) => {
       const parsed = parseAutocompleteParams(new URL('http://x' + path).searchParams)
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))

@@ -14,7 +14,7 @@
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/autocomplete-path.profile.ts
 import { join } from 'node:path'
 import { parseAutocompleteParams } from '@/http/autocomplete-params.ts'
-import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
+import { finishIdleWork } from '@/engine/idle-warmup.ts'
 import { ObjectCache } from '@/search/object-cache.ts'
 import { runAutocomplete } from '@/search/run-autocomplete.ts'
 import { openReadStore } from '@/store/index.ts'
@@ -45,10 +45,10 @@ const tasks = measured.map(taskOf)
 // Hits rendered through the worker's object cache (BENCH_OBJECT_CACHE=0: straight from SQLite).
 const objects = env.BENCH_OBJECT_CACHE === '0' ? store.catalog : new ObjectCache().source(store.catalog, descriptor!.generation)
 for (const t of warmup.map(taskOf)) runAutocomplete({ params: t.params, index: descriptor, nowMs: Date.now() }, objects)
-// The server's idle-time warm-up of impact prefixes (impact-prefix.ts), run to its end here.
+// The server's idle-time warm-up (engine/idle-warmup.ts: impact prefixes, one-character prefixes), run to its end here.
 const warmStart = performance.now()
-finishImpactWarmup()
-console.log(`impact prefix warm-up finished in ${(performance.now() - warmStart).toFixed(0)} ms`)
+finishIdleWork()
+console.log(`idle warm-up finished in ${(performance.now() - warmStart).toFixed(0)} ms`)
 
 const ms = (v: number) => (v < 1 ? v.toFixed(3) : v.toFixed(2))
 const byRound: { whole: number[]; cpu: number[]; stringify: number[] }[] = []

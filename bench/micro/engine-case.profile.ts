@@ -4,7 +4,7 @@
 // Notes: BENCH_CASE picks the case by name prefix (default "two words"); BENCH_ROUNDS repeats it.
 // Run: BENCH_DATA_DIR=/tmp/prof1m BENCH_CASE=listing npx bun run bench/micro/engine-case.profile.ts
 import { join } from 'node:path'
-import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
+import { finishIdleWork } from '@/engine/idle-warmup.ts'
 import { engineFor } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { openReadStore } from '@/store/index.ts'
@@ -22,8 +22,8 @@ const descriptor = await benchIndex(dataDir, store, BENCH_TRACKER)
 const c = buildCases(vocabulary, 200, 40, 42).find((x) => x.name.startsWith(caseName))!
 const requests = [...c.warmup, ...c.requests].map(searchParamsOf)
 const engine = engineFor(descriptor)
-// The worker's idle-time warm-up of impact prefixes (engine/impact-prefix.ts), run to its end.
-finishImpactWarmup()
+// The worker's idle-time warm-up (engine/idle-warmup.ts), run to its end.
+finishIdleWork()
 const times: number[] = []
 const slow: { ms: number; q: string; hits: number }[] = []
 for (let round = 0; round < rounds; round++) {

@@ -6,7 +6,7 @@
 // Notes: a diagnostic; PASSES repeats the set (the last pass is reported, per case).
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/search-mix.profile.ts
 import { join } from 'node:path'
-import { finishImpactWarmup } from '@/engine/impact-prefix.ts'
+import { finishIdleWork } from '@/engine/idle-warmup.ts'
 import { engineFor } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { renderWindow } from '@/search/render-hit.ts'
@@ -24,7 +24,7 @@ const store = openReadStore(dataDir, { mmap: true })
 const descriptor = await benchIndex(dataDir, store, BENCH_TRACKER)
 const cases = buildCases(vocabulary, 200, 40, 42).filter((c) => !c.diagnostic)
 const engine = engineFor(descriptor)
-finishImpactWarmup()
+finishIdleWork()
 const objects = new ObjectCache()
 const catalog = objects.source(store.catalog, descriptor.generation)
 for (const c of cases) for (const req of c.warmup) runSearch({ params: searchParamsOf(req), index: descriptor, nowMs: Date.now() }, catalog)

@@ -105,6 +105,11 @@ const docsPool = new DocsPool()
 /** Words whose docs an engine keeps (oldest dropped first). */
 const WORD_DOCS_CACHE_MAX = 32
 
+/** What a word's docs depend on: its expansions' terms and its parts. */
+function wordKey(w: WordPlan): string {
+  return w.expansions.map((e) => e.term).join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
+}
+
 /** What text matching decided for the whole request. */
 interface TextOutcome {
   active: WordPlan[]
@@ -119,6 +124,8 @@ export class Engine {
   /** Facets counted over the fixed filters alone (no text, no `f` group but their own), by what fixes them. */
   private readonly fixedFacets = new Map<string, FacetResult>()
   private readonly wordDocsCache = new Map<string, Bitmap[]>()
+  /** Words warmed in idle time (warmPrefix), kept while the engine lives. */
+  private readonly warmWordDocs = new Map<string, Bitmap[]>()
 
   constructor(segments: readonly (SegmentReader | EngineSegment)[]) {
     this.view = new IndexView(segments.map((s) => ('reader' in s ? s : { reader: s, deleted: null })))
@@ -129,14 +136,25 @@ export class Engine {
    * request searches each type with the same words, and a short prefix is a union of 64 postings.
    */
   private docsOfWord(w: WordPlan): Bitmap[] {
-    const key = w.expansions.map((e) => e.term).join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
-    let docs = this.wordDocsCache.get(key)
+    const key = wordKey(w)
+    let docs = this.warmWordDocs.get(key) ?? this.wordDocsCache.get(key)
     if (docs === undefined) {
       docs = this.view.segments.map((seg) => wordDocs(seg, w))
       if (this.wordDocsCache.size >= WORD_DOCS_CACHE_MAX) this.wordDocsCache.delete(this.wordDocsCache.keys().next().value!)
       this.wordDocsCache.set(key, docs)
     }
     return docs
+  }
+
+  /**
+   * Plans `prefix` as the word being typed and keeps its docs for the generation, beside the
+   * bounded cache (idle-time warm-up of the one-character prefixes: short-prefixes.ts).
+   */
+  warmPrefix(prefix: string): void {
+    for (const w of planWords(parseQueryText(prefix), this.view, { prefixLast: true, fuzzy: true })) {
+      const key = wordKey(w)
+      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.view.segments.map((seg) => wordDocs(seg, w)))
+    }
   }
 
   /** Alive docs over all segments. */

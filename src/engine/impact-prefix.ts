@@ -14,6 +14,7 @@
  */
 import { BitmapCursor, CLASS_STRIDE, type SegmentReader } from '@/index/index.ts'
 import { Bm25fTable, ROUNDING_SLACK } from '@/rank/index.ts'
+import { queueIdleWork, type IdleJob } from './idle-warmup.ts'
 
 /** Terms with fewer postings are walked in doc order (a full walk costs little). */
 export const IMPACT_MIN_DF = 1024
@@ -240,21 +241,8 @@ export class ImpactPrefixes {
 /** This thread's prefixes (candidate pruning reads them; the warm-up below fills them). */
 export const threadImpacts = new ImpactPrefixes()
 
-/** The warm-up works in slices of this many ms, so that requests are served in between. */
-const WARM_SLICE_MS = 2
 /** The warm-up fills at most this share of the budget (the rest is left to terms met by requests). */
 const WARM_SHARE = 0.5
-
-interface WarmJob {
-  reader: SegmentReader
-  table: Bm25fTable
-  /** The segment's common terms, most postings first (listed in the job's first slice). */
-  ords: number[] | null
-  next: number
-}
-
-let warmQueue: WarmJob[] = []
-let warmScheduled = false
 
 function commonTerms(r: SegmentReader): number[] {
   const ords: number[] = []
@@ -262,29 +250,24 @@ function commonTerms(r: SegmentReader): number[] {
   return ords.sort((a, b) => r.termDf[b]! - r.termDf[a]!)
 }
 
-function warmSlice(): void {
-  warmScheduled = false
-  const end = performance.now() + WARM_SLICE_MS
-  while (warmQueue.length > 0 && performance.now() < end) {
-    const job = warmQueue[0]!
-    job.ords ??= commonTerms(job.reader)
-    const ord = job.ords[job.next]
-    if (ord === undefined || !threadImpacts.hasRoom(Math.min(job.reader.termDf[ord]!, impactTuning.length), WARM_SHARE)) {
-      threadImpacts.markWarmed(job.reader)
-      warmQueue.shift()
-      continue
-    }
-    job.next++
-    threadImpacts.prepare(job.table)
-    threadImpacts.prefixOf(job.reader, ord, job.table)
+/** One segment's warm-up: a term's prefix a step, its common terms listed at the first. */
+function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
+  let ords: number[] | null = null
+  let next = 0
+  return {
+    step(): boolean {
+      ords ??= commonTerms(reader)
+      const ord = ords[next]
+      if (ord === undefined || !threadImpacts.hasRoom(Math.min(reader.termDf[ord]!, impactTuning.length), WARM_SHARE)) {
+        threadImpacts.markWarmed(reader)
+        return false
+      }
+      next++
+      threadImpacts.prepare(table)
+      threadImpacts.prefixOf(reader, ord, table)
+      return true
+    },
   }
-  scheduleWarmSlice()
-}
-
-function scheduleWarmSlice(): void {
-  if (warmScheduled || warmQueue.length === 0) return
-  warmScheduled = true
-  setTimeout(warmSlice, 1)
 }
 
 /**
@@ -296,11 +279,5 @@ export function warmImpactPrefixes(readers: readonly SegmentReader[], invAvgLen:
   const table = new Bm25fTable()
   table.prepare(invAvgLen)
   // A segment already warmed (unchanged since an earlier generation) is not listed again.
-  warmQueue = readers.filter((r) => !threadImpacts.isWarmed(r)).map((reader) => ({ reader, table, ords: null, next: 0 }))
-  scheduleWarmSlice()
-}
-
-/** Runs the queued warm-up to its end now (benches and tests; a server lets it run in slices). */
-export function finishImpactWarmup(): void {
-  while (warmQueue.length > 0) warmSlice()
+  queueIdleWork('impact prefixes', readers.filter((r) => !threadImpacts.isWarmed(r)).map((r) => warmJob(r, table)))
 }

@@ -2,7 +2,7 @@
  * Per worker thread: opened segment readers and engines, keyed so that a new generation re-uses
  * every unchanged segment (readers are zero-copy views of the shared bytes, opened once).
  */
-import { createEngine, warmImpactPrefixes, type Engine } from '../engine/index.ts'
+import { createEngine, queueIdleWork, shortPrefixJob, warmImpactPrefixes, type Engine } from '../engine/index.ts'
 import { Bitmap, openSegment, type SegmentReader } from '../index/index.ts'
 import type { IndexDescriptor, SegmentDescriptor } from '../indexer/protocol.ts'
 
@@ -40,7 +40,9 @@ export function engineFor(index: IndexDescriptor): Engine {
   if (cached === undefined || cached.generation < index.generation) {
     engines.set(index.trackerId, { generation: index.generation, engine, segmentIds: index.segments.map((d) => d.id) })
     pruneSegments()
-    warmImpactPrefixes(engine.view.segments.map((s) => s.reader), engine.view.invAvgLen)
+    const readers = engine.view.segments.map((s) => s.reader)
+    warmImpactPrefixes(readers, engine.view.invAvgLen)
+    queueIdleWork('short prefixes', [shortPrefixJob(readers, (prefix) => engine.warmPrefix(prefix))])
   }
   return engine
 }

@@ -4,7 +4,8 @@
 // test/property/engine/candidate-prune.prop.test.ts.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { computeImpactPrefix, driftFactor, finishImpactWarmup, IMPACT_MIN_DF, impactTuning, threadImpacts, warmImpactPrefixes } from '@/engine/impact-prefix.ts'
+import { computeImpactPrefix, driftFactor, IMPACT_MIN_DF, impactTuning, threadImpacts, warmImpactPrefixes } from '@/engine/impact-prefix.ts'
+import { finishIdleWork } from '@/engine/idle-warmup.ts'
 import { CLASS_STRIDE, encodeSegment, openSegment, SegmentBuilder } from '@/index/index.ts'
 import { Bm25fTable } from '@/rank/index.ts'
 import { obj } from '../../support/corpus.ts'
@@ -96,7 +97,7 @@ describe('impact prefixes', () => {
     impactTuning.minDf = 3
     try {
       warmImpactPrefixes([r], inv)
-      finishImpactWarmup()
+      finishIdleWork()
       expect(threadImpacts.cachedPrefixOf(r, r.termOrd('lamp'))?.docs.length).toBe(4)
       // Below the minimum postings: walked in doc order, never warmed.
       expect(threadImpacts.cachedPrefixOf(r, r.termOrd('rare'))).toBeNull()

@@ -1,0 +1,46 @@
+// The idle-time work queue (src/engine/idle-warmup.ts): slices on timers, a kind's newer work
+// replacing its older work, and the drain benches and tests use.
+import { describe, expect, test } from 'bun:test'
+import { finishIdleWork, queueIdleWork, type IdleJob } from '@/engine/idle-warmup.ts'
+
+/** A job of `steps` steps that records each into `log` under `name`. */
+function job(name: string, steps: number, log: string[], stepMs = 0): IdleJob {
+  let done = 0
+  return {
+    step(): boolean {
+      if (done === steps) return false
+      const until = performance.now() + stepMs
+      while (performance.now() < until) {}
+      log.push(`${name}${done++}`)
+      return true
+    },
+  }
+}
+
+describe('idle warm-up', () => {
+  test('runs every kind to its end on timers, a slice at a time, jobs of a kind in order', async () => {
+    // Other test files' engines may have queued work in this process: drained first.
+    finishIdleWork()
+    const log: string[] = []
+    // 1 ms steps in 2 ms slices: the work cannot all run in the first slice.
+    queueIdleWork('a', [job('a', 4, log, 1), job('b', 3, log, 1)])
+    queueIdleWork('c', [job('c', 2, log, 1)])
+    expect(log).toEqual([])
+    await Bun.sleep(5)
+    expect(log.length).toBeGreaterThan(0)
+    expect(log.length).toBeLessThan(9)
+    for (let i = 0; i < 200 && log.length < 9; i++) await Bun.sleep(2)
+    expect(log).toEqual(['a0', 'a1', 'a2', 'a3', 'b0', 'b1', 'b2', 'c0', 'c1'])
+  })
+
+  test("a kind's newer work replaces what of its older work is still queued; other kinds keep theirs", () => {
+    const log: string[] = []
+    queueIdleWork('index', [job('old', 3, log)])
+    queueIdleWork('other', [job('x', 1, log)])
+    queueIdleWork('index', [job('new', 2, log)])
+    finishIdleWork()
+    expect(log.filter((s) => s.startsWith('old'))).toEqual([])
+    expect(log).toContain('x0')
+    expect(log.filter((s) => s.startsWith('new'))).toEqual(['new0', 'new1'])
+  })
+})
