@@ -153,7 +153,7 @@ export class Engine {
   warmPrefix(prefix: string): void {
     for (const w of planWords(parseQueryText(prefix), this.view, { prefixLast: true, fuzzy: true })) {
       const key = wordKey(w)
-      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.view.segments.map((seg) => wordDocs(seg, w)))
+      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.wordDocsCache.get(key) ?? this.view.segments.map((seg) => wordDocs(seg, w)))
     }
   }
 

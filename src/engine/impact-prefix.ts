@@ -273,11 +273,11 @@ function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
 /**
  * Computes, in the background and in small slices, the prefixes of every common term of a new
  * generation's segments, so the first request to meet a term does not pay for it (about 0.3 s of
- * CPU per worker for a 1M-object segment). Replaces the work queued for an older generation.
+ * CPU per worker for a 1M-object segment). Replaces the work of `kind` (one per tracker) queued for an older generation.
  */
-export function warmImpactPrefixes(readers: readonly SegmentReader[], invAvgLen: Float64Array): void {
+export function warmImpactPrefixes(readers: readonly SegmentReader[], invAvgLen: Float64Array, kind = 'impact prefixes'): void {
   const table = new Bm25fTable()
   table.prepare(invAvgLen)
   // A segment already warmed (unchanged since an earlier generation) is not listed again.
-  queueIdleWork('impact prefixes', readers.filter((r) => !threadImpacts.isWarmed(r)).map((r) => warmJob(r, table)))
+  queueIdleWork(kind, readers.filter((r) => !threadImpacts.isWarmed(r)).map((r) => warmJob(r, table)))
 }

@@ -192,7 +192,7 @@ function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32A
 /** The expansions of a request's words found in one segment: term ord, weight and exact bit, word by word. */
 interface SegmentTerms {
   view: IndexView
-  /** The expansion lists the terms were read from (a word's list is replaced, never edited, when replanned). */
+  /** The expansion lists the terms were read from (edited only while planning, before any scoring; a replan makes new ones). */
   expansions: (readonly Expansion[])[]
   /** Word w's terms are [firstOf[w], firstOf[w + 1]). */
   firstOf: Int32Array

@@ -40,11 +40,19 @@ export function engineFor(index: IndexDescriptor): Engine {
   if (cached === undefined || cached.generation < index.generation) {
     engines.set(index.trackerId, { generation: index.generation, engine, segmentIds: index.segments.map((d) => d.id) })
     pruneSegments()
+    // Per tracker, so one tracker's new generation does not cancel another's warm-up. The short
+    // prefixes first: ~0.1 s of CPU at 1M objects against ~1 s for the impact prefixes.
     const readers = engine.view.segments.map((s) => s.reader)
-    warmImpactPrefixes(readers, engine.view.invAvgLen)
-    queueIdleWork('short prefixes', [shortPrefixJob(readers, (prefix) => engine.warmPrefix(prefix))])
+    const kinds = warmKinds(index.trackerId)
+    queueIdleWork(kinds.shortPrefixes, [shortPrefixJob(readers, (prefix) => engine.warmPrefix(prefix))])
+    warmImpactPrefixes(readers, engine.view.invAvgLen, kinds.impactPrefixes)
   }
   return engine
+}
+
+/** The idle warm-up's kinds of work for a tracker (engine/idle-warmup.ts). */
+function warmKinds(trackerId: string): { shortPrefixes: string; impactPrefixes: string } {
+  return { shortPrefixes: `short prefixes ${trackerId}`, impactPrefixes: `impact prefixes ${trackerId}` }
 }
 
 /** Forgets readers no cached engine uses (their shared bytes can then be collected). */
@@ -62,5 +70,9 @@ export function validUntil(index: IndexDescriptor | null, nowMs: number): number
 /** Drops a tracker's engine (tracker removed). */
 export function dropEngine(trackerId: string): void {
   engines.delete(trackerId)
+  // Its queued warm-up would hold the engine and its readers until it ran out.
+  const kinds = warmKinds(trackerId)
+  queueIdleWork(kinds.shortPrefixes, [])
+  queueIdleWork(kinds.impactPrefixes, [])
   pruneSegments()
 }

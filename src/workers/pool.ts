@@ -43,7 +43,7 @@ export function createPool(options: PoolOptions): SearchPool {
     maxQueue,
     concurrentTasksPerWorker: 1,
     // Not 'sync' (the default): it parks an idle worker in Atomics.wait, so its timers never fire and
-    // the engine's idle-time warm-up (impact prefixes) would never run. Messages cost a few µs more a
+    // the engine's idle-time warm-up (engine/idle-warmup.ts) would never run. Messages cost a few µs more a
     // task, nothing beside a search.
     atomics: 'disabled',
     workerData: options.workerData,

@@ -43,4 +43,32 @@ describe('idle warm-up', () => {
     expect(log).toContain('x0')
     expect(log.filter((s) => s.startsWith('new'))).toEqual(['new0', 'new1'])
   })
+
+  test('a step that throws drops its job; the rest of its kind and the other kinds go on', () => {
+    const log: string[] = []
+    const throwing: IdleJob = {
+      step(): boolean {
+        throw new Error('broken warm-up')
+      },
+    }
+    queueIdleWork('bad', [throwing, job('after', 1, log)])
+    queueIdleWork('good', [job('g', 2, log)])
+    finishIdleWork()
+    expect(log).toEqual(['after0', 'g0', 'g1'])
+  })
+
+  test('a drain leaves no timer behind: work queued after it still runs a slice at a time', async () => {
+    const log: string[] = []
+    queueIdleWork('long', [job('l', 10, log, 1)])
+    finishIdleWork()
+    expect(log.length).toBe(10)
+    // Had the drain left a timer per slice, each would start its own chain and this work would
+    // run back to back.
+    const later: string[] = []
+    queueIdleWork('later', [job('m', 20, later, 1)])
+    await Bun.sleep(4)
+    expect(later.length).toBeLessThan(20)
+    finishIdleWork()
+    expect(later.length).toBe(20)
+  })
 })
