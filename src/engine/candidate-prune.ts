@@ -29,7 +29,7 @@ import type { IndexView, SegmentState } from './index-view.ts'
 import { threadImpacts as impacts } from './impact-prefix.ts'
 import { otherScores, othersFromPrefixes, otherWordTerms } from './other-words.ts'
 import { TermWalker, type WalkTerm } from './term-walker.ts'
-import { expansionWeight } from './text-match.ts'
+import { expansionWeight, segmentTerms } from './text-match.ts'
 
 /** Pruning is tried only when the hits outnumber the window by this much. */
 export const PRUNE_MIN_HITS_PER_K = 2
@@ -162,15 +162,18 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
   if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
-  // Only the pruned word's terms need their bound (`ub`); the other words' are scored, not bounded.
-  const termsOf = (w: WordPlan, bounded: boolean): WalkTerm[] =>
-    w.expansions
-      .map((e) => {
-        const weight = expansionWeight(view, w, e)
-        const ord = r.termOrd(e.term)
-        return { ord, weight, ub: ord < 0 || !bounded ? 0 : termBound(r, ord, weight) }
-      })
-      .filter((t) => t.ord >= 0)
+  // Word w's terms in the segment, as exact scoring reads them (the same ords and weights, kept
+  // for the request). Only the pruned word's need their bound (`ub`); the others' are scored.
+  const segTerms = segmentTerms(view, r, words)
+  const termsOf = (w: number, bounded: boolean): WalkTerm[] => {
+    const out: WalkTerm[] = []
+    for (let t = segTerms.firstOf[w]!; t < segTerms.firstOf[w + 1]!; t++) {
+      const ord = segTerms.ords[t]!
+      const weight = segTerms.weights[t]!
+      out.push({ ord, weight, ub: bounded ? termBound(r, ord, weight) : 0 })
+    }
+    return out
+  }
   // With other words scored at every hit, that costs about a full scoring of them: only worth it
   // when the pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with
   // 64). From their impact prefixes (other-words.ts) it costs little, whatever the expansions.
@@ -188,7 +191,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts !== null) others += wordBound(view, words[w]!)
   const other = otherScores(r, walker, bm25, otherTerms, fromPrefixes, Math.floor(h * probeTuning.maxShare))
   const otherMax = other === null ? 0 : other.max
-  const terms = termsOf(words[p]!, true).sort((a, b) => b.ub - a.ub)
+  const terms = termsOf(p, true).sort((a, b) => b.ub - a.ub)
 
   let n = 0
   const exactLength = seg.statics.titlesOfLength(W).and(hits)

@@ -144,9 +144,9 @@ export class HighOthers {
  * Per other word whose o(d) is exact (all but the pruned word and words with parts, which the caller
  * bounds), its expansions present in the segment (`termsOf`).
  */
-export function otherWordTerms(words: readonly WordPlan[], pruned: number, termsOf: (w: WordPlan) => WalkTerm[]): WalkTerm[][] {
+export function otherWordTerms(words: readonly WordPlan[], pruned: number, termsOf: (w: number) => WalkTerm[]): WalkTerm[][] {
   const out: WalkTerm[][] = []
-  for (let w = 0; w < words.length; w++) if (w !== pruned && words[w]!.parts === null) out.push(termsOf(words[w]!))
+  for (let w = 0; w < words.length; w++) if (w !== pruned && words[w]!.parts === null) out.push(termsOf(w))
   return out
 }
 

@@ -190,7 +190,7 @@ function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32A
 }
 
 /** The expansions of a request's words found in one segment: term ord, weight and exact bit, word by word. */
-interface SegmentTerms {
+export interface SegmentTerms {
   view: IndexView
   /** The expansion lists the terms were read from (edited only while planning, before any scoring; a replan makes new ones). */
   expansions: (readonly Expansion[])[]
@@ -204,11 +204,11 @@ interface SegmentTerms {
 const termsOfWords = new WeakMap<readonly WordPlan[], Map<SegmentReader, SegmentTerms>>()
 
 /**
- * The segment's terms of `words`, kept while the list lives: candidate pruning
- * scores a few docs at a time, hundreds of times a request, and the term lookups by string and
+ * The segment's terms of `words`, kept while the list lives: candidate pruning reads them too,
+ * and scores a few docs at a time, hundreds of times a request; the term lookups by string and
  * the weights would otherwise be redone for each of a short prefix's 64 expansions every time.
  */
-function segmentTerms(view: IndexView, r: SegmentReader, words: readonly WordPlan[]): SegmentTerms {
+export function segmentTerms(view: IndexView, r: SegmentReader, words: readonly WordPlan[]): SegmentTerms {
   let bySegment = termsOfWords.get(words)
   if (bySegment === undefined) {
     bySegment = new Map()
