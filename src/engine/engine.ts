@@ -382,7 +382,8 @@ function filterKeys(req: EngineSearchRequest, must: PlanNode[], groups: GroupPla
   const geo = `${req.geoLocation ?? ''}\u0000${req.geoField}`
   return {
     visible: `visible\u0000${scope}`,
-    must: `must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`,
+    // Read only when there are `must` filters: no key to build (and stringify) otherwise.
+    must: must.length === 0 ? '' : `must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`,
     groups: groups.map((g, i) => `f\u0000${scope}\u0000${usesGeo(g.node) ? geo : ''}\u0000${JSON.stringify(req.f[i])}`),
   }
 }
