@@ -14,7 +14,7 @@
  */
 import { BitmapCursor, CLASS_STRIDE, type SegmentReader } from '@/index/index.ts'
 import { Bm25fTable, ROUNDING_SLACK } from '@/rank/index.ts'
-import { queueIdleWork, type IdleJob } from './idle-warmup.ts'
+import type { IdleJob } from './idle-warmup.ts'
 
 /** Terms with fewer postings are walked in doc order (a full walk costs little). */
 export const IMPACT_MIN_DF = 1024
@@ -271,13 +271,13 @@ function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
 }
 
 /**
- * Computes, in the background and in small slices, the prefixes of every common term of a new
+ * The idle-time jobs (idle-warmup.ts) computing the prefixes of every common term of a new
  * generation's segments, so the first request to meet a term does not pay for it (about 0.3 s of
- * CPU per worker for a 1M-object segment). Replaces the work of `kind` (one per tracker) queued for an older generation.
+ * CPU per worker for a 1M-object segment).
  */
-export function warmImpactPrefixes(readers: readonly SegmentReader[], invAvgLen: Float64Array, kind = 'impact prefixes'): void {
+export function impactPrefixJobs(readers: readonly SegmentReader[], invAvgLen: Float64Array): IdleJob[] {
   const table = new Bm25fTable()
   table.prepare(invAvgLen)
   // A segment already warmed (unchanged since an earlier generation) is not listed again.
-  queueIdleWork(kind, readers.filter((r) => !threadImpacts.isWarmed(r)).map((r) => warmJob(r, table)))
+  return readers.filter((r) => !threadImpacts.isWarmed(r)).map((r) => warmJob(r, table))
 }

@@ -2,7 +2,7 @@
  * Per worker thread: opened segment readers and engines, keyed so that a new generation re-uses
  * every unchanged segment (readers are zero-copy views of the shared bytes, opened once).
  */
-import { createEngine, queueIdleWork, shortPrefixJob, warmImpactPrefixes, type Engine } from '../engine/index.ts'
+import { createEngine, impactPrefixJobs, queueIdleWork, shortPrefixJob, type Engine } from '../engine/index.ts'
 import { Bitmap, openSegment, type SegmentReader } from '../index/index.ts'
 import type { IndexDescriptor, SegmentDescriptor } from '../indexer/protocol.ts'
 
@@ -40,19 +40,12 @@ export function engineFor(index: IndexDescriptor): Engine {
   if (cached === undefined || cached.generation < index.generation) {
     engines.set(index.trackerId, { generation: index.generation, engine, segmentIds: index.segments.map((d) => d.id) })
     pruneSegments()
-    // Per tracker, so one tracker's new generation does not cancel another's warm-up. The short
-    // prefixes first: ~0.1 s of CPU at 1M objects against ~1 s for the impact prefixes.
+    // One kind of idle work per tracker, so one tracker's new generation does not cancel another's
+    // warm-up. The short prefixes first: ~0.1 s of CPU at 1M objects against ~1 s for the impact prefixes.
     const readers = engine.view.segments.map((s) => s.reader)
-    const kinds = warmKinds(index.trackerId)
-    queueIdleWork(kinds.shortPrefixes, [shortPrefixJob(readers, (prefix) => engine.warmPrefix(prefix))])
-    warmImpactPrefixes(readers, engine.view.invAvgLen, kinds.impactPrefixes)
+    queueIdleWork(index.trackerId, [shortPrefixJob(readers, (prefix) => engine.warmPrefix(prefix)), ...impactPrefixJobs(readers, engine.view.invAvgLen)])
   }
   return engine
-}
-
-/** The idle warm-up's kinds of work for a tracker (engine/idle-warmup.ts). */
-function warmKinds(trackerId: string): { shortPrefixes: string; impactPrefixes: string } {
-  return { shortPrefixes: `short prefixes ${trackerId}`, impactPrefixes: `impact prefixes ${trackerId}` }
 }
 
 /** Forgets readers no cached engine uses (their shared bytes can then be collected). */
@@ -71,8 +64,6 @@ export function validUntil(index: IndexDescriptor | null, nowMs: number): number
 export function dropEngine(trackerId: string): void {
   engines.delete(trackerId)
   // Its queued warm-up would hold the engine and its readers until it ran out.
-  const kinds = warmKinds(trackerId)
-  queueIdleWork(kinds.shortPrefixes, [])
-  queueIdleWork(kinds.impactPrefixes, [])
+  queueIdleWork(trackerId, [])
   pruneSegments()
 }

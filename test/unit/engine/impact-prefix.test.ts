@@ -4,8 +4,8 @@
 // test/property/engine/candidate-prune.prop.test.ts.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { computeImpactPrefix, driftFactor, IMPACT_MIN_DF, impactTuning, threadImpacts, warmImpactPrefixes } from '@/engine/impact-prefix.ts'
-import { finishIdleWork } from '@/engine/idle-warmup.ts'
+import { computeImpactPrefix, driftFactor, IMPACT_MIN_DF, impactPrefixJobs, impactTuning, threadImpacts } from '@/engine/impact-prefix.ts'
+import { finishIdleWork, queueIdleWork } from '@/engine/idle-warmup.ts'
 import { CLASS_STRIDE, encodeSegment, openSegment, SegmentBuilder } from '@/index/index.ts'
 import { Bm25fTable } from '@/rank/index.ts'
 import { obj } from '../../support/corpus.ts'
@@ -96,7 +96,7 @@ describe('impact prefixes', () => {
     const inv = Float64Array.from([0.5, 0.5, 0.5, 0.5])
     impactTuning.minDf = 3
     try {
-      warmImpactPrefixes([r], inv)
+      queueIdleWork('impact prefix test', impactPrefixJobs([r], inv))
       finishIdleWork()
       expect(threadImpacts.cachedPrefixOf(r, r.termOrd('lamp'))?.docs.length).toBe(4)
       // Below the minimum postings: walked in doc order, never warmed.
