@@ -66,9 +66,7 @@ export class SessionEvents {
   forget(trackerId: string, sessionKey: string): void {
     const id = keyId(trackerId, sessionKey)
     const sessions = this.keys.get(id)
-    if (sessions === undefined) return
-    for (const events of sessions.values()) this.held -= events.length
-    this.keys.delete(id)
+    if (sessions !== undefined) this.dropKey(id, sessions)
   }
 
   /** Drops everything (a rolled-back transaction: the held sessions may not be what is stored). */
@@ -93,9 +91,13 @@ export class SessionEvents {
   private evict(): void {
     for (const [id, sessions] of this.keys) {
       if (this.held <= this.maxEvents) return
-      for (const events of sessions.values()) this.held -= events.length
-      this.keys.delete(id)
+      this.dropKey(id, sessions)
     }
+  }
+
+  private dropKey(id: string, sessions: Map<number, readonly SeqEvent[]>): void {
+    for (const events of sessions.values()) this.held -= events.length
+    this.keys.delete(id)
   }
 }
 

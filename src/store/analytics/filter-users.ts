@@ -10,6 +10,7 @@
  * is the same end state (each key's rows are a function of its per-day counts, whatever the order
  * of changes) at a fraction of the statements.
  */
+import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 
 /** Longest window the filter users of rp_filter_firsts answer exactly (reports cap windows to 90 days). */
@@ -41,6 +42,11 @@ export function contributionOf(
   filters: readonly [string, string][],
 ): SessionContribution {
   return { sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }
+}
+
+/** A session summary's contribution once stored as session `sessionId`, counting for `userKey`. */
+export function summaryContribution(sessionId: number, s: SessionSummary, userKey: string): SessionContribution {
+  return { sessionId, trackerId: s.trackerId, day: s.day, userKey, converted: s.converted, filters: s.filters }
 }
 
 type Key = [trackerId: string, dim: number, scope: string, level: number, name: string, value: string, user: string]

@@ -12,7 +12,7 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { eventsPast, migrateComponent, rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
-import { contributionOf, sessionFilters, type SessionContribution } from './filter-users.ts'
+import { contributionOf, sessionFilters, summaryContribution, type SessionContribution } from './filter-users.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
 
@@ -242,7 +242,7 @@ export class ReportsDb {
     for (const item of s.items) this.qInsertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
     for (const [name, value] of s.filters) this.qInsertFilter.run(id, s.trackerId, s.day, name, value)
     for (const ctx of s.contexts) this.qInsertContext.run(id, s.trackerId, s.day, ctx)
-    this.dims.add(s, { sessionId: id, trackerId: s.trackerId, day: s.day, userKey: userKey!, converted: s.converted, filters: s.filters })
+    this.dims.add(s, summaryContribution(id, s, userKey!))
     return id
   }
 

@@ -12,7 +12,7 @@
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import { dayTotalsChanged, type ReportDims, type StoredSession, type TotalsDelta } from './reports-dims.ts'
-import { contributionOf, pairId } from './filter-users.ts'
+import { contributionOf, pairId, summaryContribution } from './filter-users.ts'
 
 type Statement = ReturnType<Database['query']>
 
@@ -119,7 +119,7 @@ export class SessionReplacer {
     this.replaceFilters(id, s, stored.filters)
     this.replaceContexts(id, s, stored.contexts)
     const before = contributionOf(row, stored.filters)
-    this.dims.users.change(before, { sessionId: id, trackerId: s.trackerId, day: s.day, userKey, converted: s.converted, filters: s.filters }, [0, ...dims])
+    this.dims.users.change(before, summaryContribution(id, s, userKey), [0, ...dims])
     return true
   }
 

@@ -10,6 +10,9 @@
 import type { Database } from './analytics-db.ts'
 import { eventsPast, migrateComponent } from './analytics-db.ts'
 
+/** The trending thread's cursor: the last event seq it has folded in (read by the thread and by the check for pending events). */
+const CURSOR_SQL = 'SELECT seq FROM trending_cursor WHERE id = 1'
+
 export const TRENDING_COMPONENT = 'trending'
 
 export const TRENDING_MIGRATIONS: readonly string[] = [
@@ -149,7 +152,7 @@ export class TrendingDb {
 
   constructor(private readonly db: Database) {
     migrateTrending(db)
-    this.qCursor = db.query('SELECT seq FROM trending_cursor WHERE id = 1')
+    this.qCursor = db.query(CURSOR_SQL)
     this.qSetCursor = db.query('UPDATE trending_cursor SET seq = ? WHERE id = 1')
     this.qAddQuery = db.query(
       'INSERT INTO query_days (tracker_id, day, query, searches) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET searches = searches + excluded.searches',
@@ -297,5 +300,5 @@ export class TrendingDb {
 
 /** Whether stored events wait for the popularity fold (trending, top items). */
 export function popularityPending(db: Database): boolean {
-  return eventsPast(db, 'SELECT seq FROM trending_cursor WHERE id = 1')
+  return eventsPast(db, CURSOR_SQL)
 }
