@@ -8,7 +8,7 @@
 //   into SQLite before the server starts (load-catalog.ts). Queries (autocomplete-cases.ts): brand +
 //   noun, adjective + noun, noun + adjective, brand + line, line + noun, brand + line + noun, noun,
 //   brand, a category name, brand + misspelt noun; types item:6,brand:2,category:3,query:5. The
-//   warm-up types 20 other queries (BENCH_AC_WARMUP_QUERIES) and none of the measured keystrokes, so
+//   warm-up types as many other queries (BENCH_AC_WARMUP_QUERIES) and none of the measured keystrokes, so
 //   each measured keystroke is the first the server process sees; it repeats them, 2 in flight,
 //   until the JIT compilers use under 5% of the server's CPU (sift-runner.ts warmUp), as in a server
 //   that has been in service a while (after one pass they still used ~15%, on pool threads that
@@ -23,7 +23,7 @@
 //   finish their background warm-up of impact prefixes, as a running server has. Targets are the (1M objects, 2 cores).
 // Run: npx bun run bench/http/autocomplete.bench.ts   (BENCH_1M=1 adds 1M; BENCH_SIZES=5000,20000
 //   overrides; BENCH_DURATION_S=10 per throughput run; BENCH_NO_WRK=1 uses the bun client even when
-//   wrk is installed; BENCH_AC_QUERIES=20; BENCH_AC_WARMUP_QUERIES=20; BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
+//   wrk is installed; BENCH_AC_QUERIES=20; BENCH_AC_WARMUP_QUERIES (default: BENCH_AC_QUERIES); BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
 //   one size over a copy of a prepared data dir (SQLite catalog + vocabulary.json + index snapshot,
 //   e.g. made by bench/micro/search-path.profile.ts): the first start loads the snapshot instead of
 //   rebuilding, which saves minutes at 1M)
