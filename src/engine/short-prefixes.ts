@@ -1,30 +1,40 @@
 /**
- * Idle-time warm-up of the one-character prefixes (idle-warmup.ts). A keystroke whose last word is
- * one character ("b", "kinsa b") plans up to 64 expansions picked by df over ~100K terms at 1M
- * objects and unions their docs: about 2 ms before any scoring, paid by the first such keystroke
- * of each generation on each worker. There are few such prefixes, shoppers type every one of them,
- * and their words are kept for the generation (Engine.warmPrefix).
+ * Idle-time warm-up of the one- and two-character prefixes (idle-warmup.ts). A keystroke whose last
+ * word is one character ("b", "kinsa b") plans up to 64 expansions picked by df over ~100K terms at
+ * 1M objects and unions their docs: about 2 ms before any scoring, paid by the first such keystroke
+ * of each generation on each worker; two characters ("bl") still cost ~1 ms. There are few such
+ * prefixes, shoppers type them all the time, and their words are kept for the generation
+ * (Engine.warmPrefix).
  */
 import { prefixRange, type SegmentReader } from '@/index/index.ts'
 import type { IdleJob } from './idle-warmup.ts'
 
 /** Most one-character prefixes warmed per generation (those that begin the most terms). */
 export const MAX_WARMED_PREFIXES = 48
+/**
+ * Most two-character prefixes warmed per generation. Measured at 1M objects (bench/README.md): 200
+ * of them add ~150 ms of idle CPU and ~7 MB a worker a generation, and halve the p50 of a first
+ * word's second keystroke; past ~400 the rest begin few terms and cost little to plan on demand.
+ */
+export const MAX_WARMED_PAIRS = 256
 
-/** The first characters of `reader`'s terms, those beginning the most terms first (at most `limit`). */
-export function shortPrefixesOf(reader: SegmentReader, limit = MAX_WARMED_PREFIXES): string[] {
+/**
+ * The prefixes of `length` characters (code points) that begin `reader`'s terms, those beginning
+ * the most terms first (at most `limit`). Terms shorter than `length` begin none.
+ */
+export function prefixesOfLength(reader: SegmentReader, length: number, limit: number): string[] {
   const terms = reader.terms()
   const found: { prefix: string; count: number }[] = []
   for (let i = 0; i < terms.length; ) {
-    const first = terms[i]!.codePointAt(0)
-    if (first === undefined) {
+    const prefix = leadingChars(terms[i]!, length)
+    if (prefix === null) {
       i++
       continue
     }
-    const prefix = String.fromCodePoint(first)
     const [lo, hi] = prefixRange(terms, prefix)
     found.push({ prefix, count: hi - lo })
-    i = hi
+    // The range starts at i (terms are sorted and none before i begins with the prefix).
+    i = Math.max(hi, i + 1)
   }
   return found
     .sort((a, b) => b.count - a.count || (a.prefix < b.prefix ? -1 : 1))
@@ -32,7 +42,23 @@ export function shortPrefixesOf(reader: SegmentReader, limit = MAX_WARMED_PREFIX
     .map((f) => f.prefix)
 }
 
-/** A job warming the largest segment's one-character prefixes, one a step, through `warm`. */
+/** The first `length` code points of `term`, or null when it has fewer. */
+function leadingChars(term: string, length: number): string | null {
+  let end = 0
+  for (let n = 0; n < length; n++) {
+    const code = term.codePointAt(end)
+    if (code === undefined) return null
+    end += code > 0xffff ? 2 : 1
+  }
+  return term.slice(0, end)
+}
+
+/** The prefixes warmed for `reader`: the one-character ones, then the two-character ones. */
+export function shortPrefixesOf(reader: SegmentReader): string[] {
+  return [...prefixesOfLength(reader, 1, MAX_WARMED_PREFIXES), ...prefixesOfLength(reader, 2, MAX_WARMED_PAIRS)]
+}
+
+/** A job warming the largest segment's short prefixes, one a step, through `warm`. */
 export function shortPrefixJob(readers: readonly SegmentReader[], warm: (prefix: string) => void): IdleJob {
   let prefixes: string[] | null = null
   let next = 0
