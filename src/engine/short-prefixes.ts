@@ -12,9 +12,9 @@ import type { IdleJob } from './idle-warmup.ts'
 /** Most one-character prefixes warmed per generation (those that begin the most terms). */
 export const MAX_WARMED_PREFIXES = 48
 /**
- * Most two-character prefixes warmed per generation. Measured at 1M objects (bench/README.md): 200
- * of them add ~150 ms of idle CPU and ~7 MB a worker a generation, and halve the p50 of a first
- * word's second keystroke; past ~400 the rest begin few terms and cost little to plan on demand.
+ * Most two-character prefixes warmed per generation. Measured at 1M objects (bench/README.md): 256
+ * of them add ~200 ms of idle CPU and ~7 MB a worker a generation, and take ~40% off a first word's
+ * second keystroke; past ~400 the rest begin few terms and cost little to plan on demand.
  */
 export const MAX_WARMED_PAIRS = 256
 
