@@ -45,7 +45,7 @@ const tasks = measured.map(taskOf)
 // Hits rendered through the worker's object cache (BENCH_OBJECT_CACHE=0: straight from SQLite).
 const objects = env.BENCH_OBJECT_CACHE === '0' ? store.catalog : new ObjectCache().source(store.catalog, descriptor!.generation)
 for (const t of warmup.map(taskOf)) runAutocomplete({ params: t.params, index: descriptor, nowMs: Date.now() }, objects)
-// The server's idle-time warm-up (engine/idle-warmup.ts: impact prefixes, one-character prefixes), run to its end here.
+// The server's idle-time warm-up (engine/idle-warmup.ts: short prefixes, impact prefixes), run to its end here.
 const warmStart = performance.now()
 finishIdleWork()
 console.log(`idle warm-up finished in ${(performance.now() - warmStart).toFixed(0)} ms`)

@@ -148,7 +148,7 @@ export class Engine {
 
   /**
    * Plans `prefix` as the word being typed and keeps its docs for the generation, beside the
-   * bounded cache (idle-time warm-up of the one-character prefixes: short-prefixes.ts).
+   * bounded cache (idle-time warm-up of the short prefixes: short-prefixes.ts).
    */
   warmPrefix(prefix: string): void {
     for (const w of planWords(parseQueryText(prefix), this.view, { prefixLast: true, fuzzy: true })) {

@@ -1,6 +1,6 @@
 /**
  * Per-generation work a worker thread does between requests, so that the first requests after a
- * new generation do not pay for it: the one-character prefixes' word docs (short-prefixes.ts) and
+ * new generation do not pay for it: the one- and two-character prefixes' word docs (short-prefixes.ts) and
  * impact prefixes (impact-prefix.ts). The work runs in slices of about 2 ms on timers; time is
  * checked between steps, so a request waits at most a slice overrun by one step (~5 ms for a
  * one-character prefix at 1M objects). Timers run in an idle Piscina worker because the pool does

@@ -10,13 +10,14 @@ import { prefixRange, type SegmentReader } from '@/index/index.ts'
 import type { IdleJob } from './idle-warmup.ts'
 
 /** Most one-character prefixes warmed per generation (those that begin the most terms). */
-export const MAX_WARMED_PREFIXES = 48
+export const MAX_WARMED_ONE_CHAR = 48
 /**
  * Most two-character prefixes warmed per generation. Measured at 1M objects (bench/README.md): 256
- * of them add ~200 ms of idle CPU and ~7 MB a worker a generation, and take ~40% off a first word's
- * second keystroke; past ~400 the rest begin few terms and cost little to plan on demand.
+ * of them add ~200 ms of idle CPU and ~7 MB a worker a generation, and a first word's second
+ * keystroke took ×0.60–0.65 the time (paired in process); past ~400 the rest begin few terms and
+ * cost little to plan on demand.
  */
-export const MAX_WARMED_PAIRS = 256
+export const MAX_WARMED_TWO_CHAR = 256
 
 /**
  * The prefixes of `length` characters (code points) that begin `reader`'s terms, those beginning
@@ -26,14 +27,15 @@ export function prefixesOfLength(reader: SegmentReader, length: number, limit: n
   const terms = reader.terms()
   const found: { prefix: string; count: number }[] = []
   for (let i = 0; i < terms.length; ) {
-    const prefix = leadingChars(terms[i]!, length)
+    const prefix = leadingCodePoints(terms[i]!, length)
     if (prefix === null) {
       i++
       continue
     }
     const [lo, hi] = prefixRange(terms, prefix)
     found.push({ prefix, count: hi - lo })
-    // The range starts at i (terms are sorted and none before i begins with the prefix).
+    // The range starts at i (terms are sorted and none before i begins with the prefix); i + 1
+    // keeps the loop moving even if the list were ever unsorted.
     i = Math.max(hi, i + 1)
   }
   return found
@@ -42,8 +44,8 @@ export function prefixesOfLength(reader: SegmentReader, length: number, limit: n
     .map((f) => f.prefix)
 }
 
-/** The first `length` code points of `term`, or null when it has fewer. */
-function leadingChars(term: string, length: number): string | null {
+/** The first `length` code points of `term` (never half a surrogate pair), or null when it has fewer. */
+function leadingCodePoints(term: string, length: number): string | null {
   let end = 0
   for (let n = 0; n < length; n++) {
     const code = term.codePointAt(end)
@@ -55,7 +57,7 @@ function leadingChars(term: string, length: number): string | null {
 
 /** The prefixes warmed for `reader`: the one-character ones, then the two-character ones. */
 export function shortPrefixesOf(reader: SegmentReader): string[] {
-  return [...prefixesOfLength(reader, 1, MAX_WARMED_PREFIXES), ...prefixesOfLength(reader, 2, MAX_WARMED_PAIRS)]
+  return [...prefixesOfLength(reader, 1, MAX_WARMED_ONE_CHAR), ...prefixesOfLength(reader, 2, MAX_WARMED_TWO_CHAR)]
 }
 
 /** A job warming the largest segment's short prefixes, one a step, through `warm`. */

@@ -2,7 +2,7 @@
 // which prefixes are picked, that a warmed word's docs are not unioned again, and that warming
 // never changes an answer.
 import { describe, expect, spyOn, test } from 'bun:test'
-import { prefixesOfLength, shortPrefixesOf, shortPrefixJob } from '@/engine/short-prefixes.ts'
+import { MAX_WARMED_ONE_CHAR, prefixesOfLength, shortPrefixesOf, shortPrefixJob } from '@/engine/short-prefixes.ts'
 import { Bitmap } from '@/index/index.ts'
 import { buildEngine, obj, req } from '../../support/corpus.ts'
 
@@ -10,24 +10,34 @@ const titles = ['blue lamp', 'black lamp', 'brass bowl', 'bright bulb', 'brick w
 const objects = titles.map((title, i) => obj(`o${i}`, { title }))
 
 describe('short prefixes', () => {
-  test('the first characters of the terms, those beginning the most terms first, capped', () => {
+  test('the first one and two characters of the terms, those beginning the most terms first, capped', () => {
     const e = buildEngine(objects)
     const reader = e.view.segments[0]!.reader
     const terms = reader.terms()
+    // "b" begins 10 terms (black, blue, blender, bottle, bowl, brass, bright, brick, bridge, bulb);
+    // then "4", "k", "r", "s" (2 each), then the rest; ties in string order.
     const ones = prefixesOfLength(reader, 1, 1000)
-    // "b": black, blue, blender, bottle, bowl, brass, bright, brick, bridge, bulb; then "l", "r", … by count.
-    expect(ones[0]).toBe('b')
+    expect(ones).toEqual(['b', '4', 'k', 'r', 's', 'c', 'l', 'u', 'v', 'w', '𠀀'])
     expect(new Set(ones)).toEqual(new Set(terms.map((t) => String.fromCodePoint(t.codePointAt(0)!))))
     expect(prefixesOfLength(reader, 1, 2)).toEqual(ones.slice(0, 2))
-    // Two characters: "br" (brass, bright, brick, bridge) first; code points, not UTF-16 units.
+    // Two characters: "br" (brass, bright, brick, bridge) first; code points, not UTF-16 units
+    // ("𠀀𠀁" is two astral code points, four units).
     const pairs = prefixesOfLength(reader, 2, 1000)
-    expect(pairs[0]).toBe('br')
-    const expected = new Set(terms.filter((t) => [...t].length >= 2).map((t) => [...t].slice(0, 2).join('')))
-    expect(new Set(pairs)).toEqual(expected)
-    expect(pairs.length).toBe(expected.size)
-    expect(terms.some((t) => t.startsWith('𠀀'))).toBe(true)
-    expect(pairs).toContain('𠀀𠀁')
+    expect(pairs).toEqual(['br', 'bl', 'bo', '4k', 'bu', 'ch', 'ki', 'la', 're', 'ro', 'sc', 'si', 'um', 'va', 'wa', '𠀀𠀁'])
+    expect(new Set(pairs)).toEqual(new Set(terms.filter((t) => [...t].length >= 2).map((t) => [...t].slice(0, 2).join(''))))
+    expect(prefixesOfLength(reader, 2, 3)).toEqual(pairs.slice(0, 3))
     expect(shortPrefixesOf(reader)).toEqual([...ones, ...pairs])
+  })
+
+  test('at most MAX_WARMED_ONE_CHAR one-character prefixes', () => {
+    // Terms of distinct first letters (Greek and Cyrillic, some folded together), each two letters long.
+    const letters = [...'αβγδεζηθικλμνξοπρστυφχψωабвгдежзийклмнопрстуфхцчшщэюя']
+    const reader = buildEngine(letters.map((c, i) => obj(`g${i}`, { title: c + c }))).view.segments[0]!.reader
+    const ones = prefixesOfLength(reader, 1, 1000)
+    expect(ones.length).toBeGreaterThan(MAX_WARMED_ONE_CHAR)
+    const picked = shortPrefixesOf(reader)
+    expect(picked.slice(0, MAX_WARMED_ONE_CHAR)).toEqual(ones.slice(0, MAX_WARMED_ONE_CHAR))
+    expect(picked.slice(MAX_WARMED_ONE_CHAR)).toEqual(prefixesOfLength(reader, 2, 1000))
   })
 
   test("a warmed prefix's word docs are reused by a keystroke ending in it, and the answers do not change", () => {
