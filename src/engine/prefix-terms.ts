@@ -88,6 +88,13 @@ function rangesOf(terms: readonly string[], prefixes: readonly string[], exclude
   return out
 }
 
+/** The segment of most docs (the first of equals), or null for none: its terms stand for the index's. */
+export function largestReader(readers: readonly SegmentReader[]): SegmentReader | null {
+  let big: SegmentReader | null = null
+  for (const r of readers) if (big === null || r.numDocs > big.numDocs) big = r
+  return big
+}
+
 /**
  * The `limit` terms of highest alive df (ties: term order) that start with one of `prefixes` and
  * not with `exclude`, by the bound described above.
@@ -95,8 +102,7 @@ function rangesOf(terms: readonly string[], prefixes: readonly string[], exclude
 function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: string | null, limit: number): string[] {
   const readers = src.readers
   if (readers.length === 0 || limit <= 0) return []
-  let big = readers[0]!
-  for (const r of readers) if (r.numDocs > big.numDocs) big = r
+  const big = largestReader(readers)!
   let rest = 0
   for (const r of readers) if (r !== big) rest += r.numDocs
   const terms = big.terms()

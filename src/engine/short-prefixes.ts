@@ -8,6 +8,7 @@
  */
 import { prefixRange, type SegmentReader } from '@/index/index.ts'
 import type { IdleJob } from './idle-warmup.ts'
+import { largestReader } from './prefix-terms.ts'
 
 /** Most one-character prefixes warmed per generation (those that begin the most terms). */
 export const MAX_WARMED_ONE_CHAR = 48
@@ -67,7 +68,7 @@ export function shortPrefixJob(readers: readonly SegmentReader[], warm: (prefix:
   return {
     step(): boolean {
       if (prefixes === null) {
-        const largest = readers.reduce<SegmentReader | null>((a, r) => (a === null || r.numDocs > a.numDocs ? r : a), null)
+        const largest = largestReader(readers)
         prefixes = largest === null ? [] : shortPrefixesOf(largest)
       }
       const prefix = prefixes[next++]
