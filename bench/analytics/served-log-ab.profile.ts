@@ -25,6 +25,8 @@ const load = async (root: string) => ((await import(join(root, 'bench/analytics/
 const sides: [string, Measure][] = [['this', await load(resolve(import.meta.dir, '../..'))], ['base', await load(resolve(baseRoot))]]
 const requests = await preparedRequests()
 
+const PARTS = ['requestPathUs', 'writerUs', 'rollupUs', 'popularityUs', 'totalUs'] as const
+
 const results = new Map<string, LoggingCost[]>(sides.map(([name]) => [name, []]))
 for (const [, measure] of sides) measure(requests, 5_000, sessionSearches) // warm-up, both sides
 for (let round = 0; round < rounds; round++) {
@@ -32,8 +34,8 @@ for (let round = 0; round < rounds; round++) {
   for (const [name, measure] of order) results.get(name)!.push(measure(requests, 20_000, sessionSearches))
 }
 for (const [name, costs] of results) {
-  const row = (key: keyof LoggingCost) => `${key} ${median(costs.map((c) => c[key] as number)).toFixed(1)}`
-  console.log(name.padEnd(5), ['requestPathUs', 'writerUs', 'rollupUs', 'popularityUs', 'totalUs'].map((k) => row(k as keyof LoggingCost)).join('  '))
+  const row = (key: (typeof PARTS)[number]) => `${key} ${median(costs.map((c) => c[key])).toFixed(1)}`
+  console.log(name.padEnd(5), PARTS.map(row).join('  '))
 }
 const ratio = median(results.get('this')!.map((c, i) => c.rollupUs / results.get('base')![i]!.rollupUs))
 console.log(`rollup this/base, median of paired rounds: ${ratio.toFixed(3)}`)

@@ -88,7 +88,7 @@ export function autocompleteRequest(q: string): BenchRequest {
  * without repeats: a prefix shared by two queries is one request, and `skip` drops keystrokes
  * another set already sent.
  */
-export function keystrokes(queries: TypedQuery[], skip: ReadonlySet<string> = new Set()): Keystroke[] {
+export function keystrokes(queries: readonly TypedQuery[], skip: ReadonlySet<string> = new Set()): Keystroke[] {
   const seen = new Set(skip)
   const out: Keystroke[] = []
   for (const { text } of queries) {
@@ -107,7 +107,7 @@ export function keystrokes(queries: TypedQuery[], skip: ReadonlySet<string> = ne
  * keystroke the measured set has, so that every measured keystroke is still the first of its kind.
  */
 export function warmupKeystrokes(vocab: Vocabulary, measured: readonly TypedQuery[], count: number, seed: number): Keystroke[] {
-  const typed = new Set(keystrokes([...measured]).map((k) => k.q))
+  const typed = new Set(keystrokes(measured).map((k) => k.q))
   return keystrokes(typedQueries(vocab, count, seed, new Set(measured.map((q) => q.text))), typed)
 }
 

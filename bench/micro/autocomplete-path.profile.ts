@@ -10,7 +10,8 @@
 //   uncached run: nothing cached for that keystroke), later rounds see the engine's per-generation
 //   caches (fuzzy neighbours, dfs, word docs) warm. BENCH_ONLY=<q> profiles one keystroke. Hits
 //   are rendered through the worker's object cache (src/search/object-cache.ts) as in the server;
-//   BENCH_OBJECT_CACHE=0 reads every object from SQLite.
+//   BENCH_OBJECT_CACHE=0 reads every object from SQLite. The store is opened without mmap; the
+//   server's search workers open it with mmap (src/workers/search.worker.ts).
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/autocomplete-path.profile.ts
 import { join } from 'node:path'
 import { parseAutocompleteParams } from '@/http/autocomplete-params.ts'

@@ -412,7 +412,8 @@ describe('search-path helpers', () => {
   })
 
   test('RankCursor jumps through the rank blocks of view bitsets: sparse probes over dense chunks', () => {
-    // Probes thousands of ids apart make every lookup skip more than a block of words.
+    // Up to 120 sorted probes over 131,072 ids: in runs with few probes, most lookups skip more than a
+    // block (64 words, 2,048 ids).
     const arb = fc.record({
       density: fc.double({ min: 0.08, max: 0.95, noNaN: true }),
       seed: fc.integer(),
