@@ -104,7 +104,8 @@ export class Rollup {
     const summaries = sessions.map((session) => summarizeSession(group.key, session))
     // The common case, one stored session grown by the new events: its differences are written in place.
     if (spans.length === 1 && summaries.length === 1 && this.reports.replaceSession(spans[0]!.id, summaries[0]!)) {
-      if (group.clientId !== null) this.held.replace(group.trackerId, group.key, [], [[spans[0]!.id, sessions[0]!]])
+      // replaceSession is true only for a client's ('c:') key, never an anonymous one: group.clientId is set.
+      this.held.replace(group.trackerId, group.key, [], [[spans[0]!.id, sessions[0]!]])
       return
     }
     for (const span of spans) this.reports.removeSession(span.id)

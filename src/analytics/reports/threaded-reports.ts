@@ -18,11 +18,14 @@ import type { Logger } from '../../shared/log.ts'
 import { CATCH_UP_BUDGET as POPULARITY_CATCH_UP_BUDGET } from '../trending/aggregator.ts'
 import { ReportReads, type ItemTitles, type QueryDetail, type QueryEntry } from './report-reads.ts'
 import { CATCH_UP_BUDGET } from './reports-service.ts'
-import type { RollupThreadOptions } from './rollup-protocol.ts'
+import type { CatchUpTarget, RollupThreadOptions } from './rollup-protocol.ts'
 import { RollupThread, type CatchUpResult } from './rollup-thread.ts'
 import type { Breakdown, FilterGroup } from './shapes.ts'
 
 const NOTHING_PENDING: CatchUpResult = Object.freeze({ processed: 0, caughtUp: true })
+
+/** Whether stored events wait for each catch-up target (keyed by target, so one cannot be checked against another's cursor). */
+const PENDING: Readonly<Record<CatchUpTarget, (db: Database) => boolean>> = { reports: rollupPending, popularity: popularityPending }
 
 export interface ThreadedReportsOptions {
   logger: Logger
@@ -84,15 +87,9 @@ export class ThreadedReports {
     await this.thread.stop()
   }
 
-  /**
-   * Writes queued events, then has the thread roll up at most `budget` pending ones. With none
-   * pending it answers at once: the thread runs niced (rollup.worker.ts), and on busy cores a
-   * round trip to it would wait for a time slice with nothing to do.
-   */
+  /** Writes queued events, then has the thread roll up at most `budget` pending ones. */
   catchUp(budget = CATCH_UP_BUDGET): Promise<CatchUpResult> {
-    this.options.flush()
-    if (!rollupPending(this.db)) return Promise.resolve(NOTHING_PENDING)
-    return this.thread.catchUp(budget, 'reports')
+    return this.catchUpOn('reports', budget)
   }
 
   /**
@@ -101,9 +98,18 @@ export class ThreadedReports {
    * 50,000-event backlog would hold up every request behind it.
    */
   catchUpPopularity(budget = POPULARITY_CATCH_UP_BUDGET): Promise<CatchUpResult> {
+    return this.catchUpOn('popularity', budget)
+  }
+
+  /**
+   * Writes queued events, then has the thread process at most `budget` pending ones for `target`.
+   * With none pending it answers at once: the thread runs niced (rollup.worker.ts), and on busy
+   * cores a round trip to it would wait for a time slice with nothing to do.
+   */
+  private catchUpOn(target: CatchUpTarget, budget: number): Promise<CatchUpResult> {
     this.options.flush()
-    if (!popularityPending(this.db)) return Promise.resolve(NOTHING_PENDING)
-    return this.thread.catchUp(budget, 'popularity')
+    if (!PENDING[target](this.db)) return Promise.resolve(NOTHING_PENDING)
+    return this.thread.catchUp(budget, target)
   }
 
   async breakdown(trackerId: string, range: DayRange, match: ContextMatch | null): Promise<Breakdown> {

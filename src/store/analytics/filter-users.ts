@@ -12,6 +12,7 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
+import type { StoredSession } from './reports-dims.ts'
 
 /** Longest window the filter users of rp_filter_firsts answer exactly (reports cap windows to 90 days). */
 export const FILTER_WINDOW_DAYS = 90
@@ -36,12 +37,17 @@ export interface SessionContribution {
   filters: readonly [string, string][]
 }
 
-/** A stored session row's contribution, with the filters read from its rows. */
-export function contributionOf(
-  row: { id: number; tracker_id: string; day: number; user_key: string | null; session_key: string; converted: number },
-  filters: readonly [string, string][],
-): SessionContribution {
+/** The rp_sessions columns a stored session's contribution is made of. */
+type ContributionRow = Pick<StoredSession, 'id' | 'tracker_id' | 'day' | 'user_key' | 'session_key' | 'converted'>
+
+/** A stored session row's contribution, with the filters given (session-replace.ts has them read already). */
+export function contributionOf(row: ContributionRow, filters: readonly [string, string][]): SessionContribution {
   return { sessionId: row.id, trackerId: row.tracker_id, day: row.day, userKey: row.user_key ?? row.session_key, converted: row.converted === 1, filters }
+}
+
+/** A stored session row's contribution, with the filters read from its rp_session_filters rows. */
+export function storedContribution(db: Database, row: ContributionRow): SessionContribution {
+  return contributionOf(row, sessionFilters(db, row.id))
 }
 
 /** A session summary's contribution once stored as session `sessionId`, counting for `userKey`. */

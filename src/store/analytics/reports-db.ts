@@ -12,9 +12,12 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { eventsPast, migrateComponent, rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
-import { contributionOf, sessionFilters, summaryContribution, type SessionContribution } from './filter-users.ts'
+import { storedContribution, summaryContribution } from './filter-users.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
+
+/** The rollup's cursor: the last event seq it has processed (read by the rollup and by the check for pending events). */
+const CURSOR_SQL = "SELECT seq FROM rp_cursor WHERE name = 'events'"
 
 export const REPORTS_MIGRATIONS: readonly string[] = [
   `
@@ -113,8 +116,8 @@ export class ReportsDb {
 
   constructor(readonly db: Database) {
     migrateReports(db)
-    this.qCursor = db.query('SELECT seq FROM rp_cursor WHERE name = ?')
-    this.qSetCursor = db.query('INSERT INTO rp_cursor (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
+    this.qCursor = db.query(CURSOR_SQL)
+    this.qSetCursor = db.query("INSERT INTO rp_cursor (name, seq) VALUES ('events', ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq")
     // Sorted in `sessionsTouching`: with bound keys an ORDER BY costs ~7 µs a call here, the unordered read ~1.5 µs.
     this.qNear = db.query('SELECT id, start_at AS startAt, end_at AS endAt FROM rp_sessions WHERE tracker_id = ? AND session_key = ? AND end_at >= ? AND start_at <= ?')
     this.dims = new ReportDims(db)
@@ -179,12 +182,12 @@ export class ReportsDb {
   }
 
   /** The last events.seq the rollup has processed. */
-  cursor(name = 'events'): number {
-    return (this.qCursor.get(name) as { seq: number } | null)?.seq ?? 0
+  cursor(): number {
+    return (this.qCursor.get() as { seq: number } | null)?.seq ?? 0
   }
 
-  setCursor(seq: number, name = 'events'): void {
-    this.qSetCursor.run(name, seq)
+  setCursor(seq: number): void {
+    this.qSetCursor.run(seq)
   }
 
   /** Stored sessions of a key whose span touches [lo, hi]. */
@@ -212,7 +215,7 @@ export class ReportsDb {
     for (const q of queries) this.qAddQueryDay.run(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
     if (row.anonymous === 0) {
       const totals = { usedSearch: row.used_search === 1, converted, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries: queries.map((q) => ({ ...q, clicks: 0, conversions: 0 })) }
-      this.dims.remove(this.contribution(row), totals)
+      this.dims.remove(storedContribution(this.db, row), totals)
     }
     for (const statement of this.qDeletes) statement.run(id)
   }
@@ -256,10 +259,6 @@ export class ReportsDb {
     return link === null ? sessionKey : `u:${link.customerId}`
   }
 
-  private contribution(row: SessionRow): SessionContribution {
-    return contributionOf(row, sessionFilters(this.db, row.id))
-  }
-
   /**
    * Links a client id to a customer id. A client seen with several customers (a shared device)
    * keeps its earliest link (ties: the smaller customer id), whatever order events arrive in.
@@ -271,7 +270,7 @@ export class ReportsDb {
     for (const row of this.qKeySessions.all(trackerId, sessionKey) as SessionRow[]) {
       const userKey = this.userOf(trackerId, sessionKey, clientId, row.customer_id)
       if (userKey === row.user_key) continue
-      this.dims.rekey(this.contribution(row), userKey)
+      this.dims.rekey(storedContribution(this.db, row), userKey)
       this.qSetUser.run(userKey, row.id)
     }
   }
@@ -312,5 +311,5 @@ export function clientEvents(db: Database, trackerId: string, clientId: string, 
 
 /** Whether stored events wait for the reports' rollup. */
 export function rollupPending(db: Database): boolean {
-  return eventsPast(db, "SELECT seq FROM rp_cursor WHERE name = 'events'")
+  return eventsPast(db, CURSOR_SQL)
 }

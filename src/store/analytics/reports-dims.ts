@@ -29,7 +29,7 @@
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import type { BreakdownCounts } from './reports-read.ts'
-import { contributionOf, FilterUsers, sessionFilters, type SessionContribution } from './filter-users.ts'
+import { FilterUsers, storedContribution, type SessionContribution } from './filter-users.ts'
 
 /**
  * Backfill state of segment dims (DIMS_MIGRATION's dims were backfilled at once, so they are
@@ -217,7 +217,7 @@ export class ReportDims {
       const queries = (this.q.queries.all(row.id) as { query: string; searches: number; noResults: number }[]).map((q) => ({ ...q, clicks: 0, conversions: 0 }))
       const summary = { contexts, usedSearch: row.used_search === 1, converted: row.converted === 1, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries }
       this.join(dim, summary, row.id)
-      this.users.apply(contributionOf(row, sessionFilters(this.db, row.id)), [dim.id], 1)
+      this.users.apply(storedContribution(this.db, row), [dim.id], 1)
     }
     dim.covered = sessions.length > 0 ? sessions[sessions.length - 1]!.id : dim.covered
     dim.ready = sessions.length < budget
