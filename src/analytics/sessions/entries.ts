@@ -7,7 +7,7 @@
  * on it is the search's (`pageOf`).
  */
 import { LIST_NAMES, type AnalyticsEvent } from '../event.ts'
-import { normalizeQuery } from './normalize-query.ts'
+import { factsOf } from './event-facts.ts'
 
 /**
  * A collector list joins a served search (or autocomplete) of the same session when their
@@ -26,7 +26,8 @@ export interface Entry {
   at: number
   /** Position in the canonical event order of the event that created it (ties of `at`). */
   order: number
-  items: Set<string>
+  /** Shared with the event that created it (event-facts.ts): a join replaces it, never adds to it. */
+  items: ReadonlySet<string>
   /** Total hits; null when unknown. */
   totalHits: number | null
   filters: [string, string][]
@@ -42,12 +43,13 @@ export interface Entry {
 }
 
 function newEntry(kind: EntryKind, event: AnalyticsEvent, order: number): Entry {
+  const facts = factsOf(event)
   return {
     kind,
-    query: normalizeQuery(event.query),
+    query: facts.query,
     at: event.at,
     order,
-    items: new Set(event.itemIds),
+    items: facts.items,
     totalHits: event.totalHits,
     filters: event.filters,
     listName: event.listName,
@@ -62,9 +64,13 @@ function newEntry(kind: EntryKind, event: AnalyticsEvent, order: number): Entry 
  * What makes two served searches pages of one: the normalised query and the filter pairs, in any
  * order (the sort may differ: a shopper re-sorting page 2 is still paging the same search).
  */
-function pageKey(query: string, filters: readonly [string, string][]): string {
-  const pairs = [...new Set(filters.map(([k, v]) => `${k}\u0000${v}`))].sort()
-  return JSON.stringify([query, pairs])
+function pageKey(event: AnalyticsEvent): string {
+  const facts = factsOf(event)
+  if (facts.pageKey === undefined) {
+    const pairs = [...new Set(event.filters.map(([k, v]) => `${k}\u0000${v}`))].sort()
+    facts.pageKey = JSON.stringify([facts.query, pairs])
+  }
+  return facts.pageKey
 }
 
 /** The served entry a collector list joins: same kind and query, unjoined, nearest in time. */
@@ -93,7 +99,7 @@ export function buildEntries(events: readonly AnalyticsEvent[]): { entries: Entr
     if (event.source !== 'served') return
     if (event.kind === 'search') {
       const entry = pushEntry(entries, newEntry('search', event, i))
-      const key = pageKey(entry.query, event.filters)
+      const key = pageKey(event)
       // A later page with no earlier search to continue (a deep link to page 3) is a search of its own.
       const first = (event.offset ?? 0) > 0 ? searches.get(key) : undefined
       if (first !== undefined) entry.pageOf = first
@@ -110,13 +116,15 @@ export function buildEntries(events: readonly AnalyticsEvent[]): { entries: Entr
     }
     if (event.kind !== 'list' && event.kind !== 'assistant') return
     const kind: EntryKind = event.listName === LIST_NAMES.search ? 'search' : event.listName === LIST_NAMES.autocomplete ? 'autocomplete' : 'list'
-    const target = kind === 'list' ? null : joinTarget(entries, kind, normalizeQuery(event.query), event.at)
+    const target = kind === 'list' ? null : joinTarget(entries, kind, factsOf(event).query, event.at)
     if (target === null) {
       entryOf[i] = pushEntry(entries, newEntry(kind, event, i))
       return
     }
     target.joined = true
-    for (const id of event.itemIds) target.items.add(id)
+    const items = new Set(target.items)
+    for (const id of event.itemIds) items.add(id)
+    target.items = items
     // The page may know filters Sift did not log (a POST filter tree, a sort-only facet UI): keep both.
     target.filters = unionPairs(target.filters, event.filters)
     if (target.totalHits === null) target.totalHits = event.totalHits

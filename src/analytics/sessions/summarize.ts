@@ -10,6 +10,7 @@
  */
 import { LIST_NAMES, type AnalyticsEvent } from '../event.ts'
 import { buildEntries, type Entry } from './entries.ts'
+import { factsOf } from './event-facts.ts'
 
 /** The `type` filter picks the result type; it is not a shopper's choice, so /filters leaves it out. */
 const IGNORED_FILTERS = new Set(['type'])
@@ -70,14 +71,6 @@ function latestShowing(entries: readonly Entry[], itemId: string, at: number): E
   return null
 }
 
-function contextKey(context: Record<string, string>): string | null {
-  const keys = Object.keys(context).sort()
-  if (keys.length === 0) return null
-  const sorted: Record<string, string> = {}
-  for (const key of keys) sorted[key] = context[key]!
-  return JSON.stringify(sorted)
-}
-
 /** Summarises one session; `events` are one session's events in canonical order (splitSessions). */
 export function summarizeSession(sessionKey: string, events: readonly AnalyticsEvent[]): SessionSummary {
   const first = events[0]!
@@ -91,11 +84,11 @@ export function summarizeSession(sessionKey: string, events: readonly AnalyticsE
 
   for (const event of events) {
     if (event.customerId !== null && event.customerId !== '') customerId = event.customerId
-    const context = contextKey(event.context)
+    const context = factsOf(event).context
     if (context !== null) contexts.add(context)
     if (event.kind === 'conversion') converted = true
     if (event.kind !== 'click' && event.kind !== 'conversion') continue
-    for (const itemId of new Set(event.itemIds)) {
+    for (const itemId of factsOf(event).items) {
       const entry = event.kind === 'conversion' ? (clickedFrom.get(itemId) ?? latestShowing(entries, itemId, event.at)) : latestShowing(entries, itemId, event.at)
       if (entry === null) continue
       if (event.kind === 'click') clickedFrom.set(itemId, entry)

@@ -57,6 +57,16 @@ describe('which requests are searches', () => {
 })
 
 describe('outcomes and attribution', () => {
+  // The rollup summarises a growing session again over the same event objects (held between batches),
+  // and an event's derived facts (its item set among them) are kept per object: a join must not write
+  // the list's items into the served search's set.
+  test('summarising the same events again after a Search Results list joined a search gives the same attribution', () => {
+    const [search, list, clicked] = [served('s1', 0, 'shoes', ['a']), results('l1', 1, 'shoes', ['a', 'c']), click('c1', 2, 'c')].map(event)
+    expect(summarizeSession('c:c1', [search!, list!, clicked!]).items).toEqual([{ query: 'shoes', itemId: 'c', clicks: 1, conversions: 0 }])
+    // Without the list, nothing showed "c": the click is nobody's.
+    expect(summarizeSession('c:c1', [search!, clicked!])).toMatchObject({ items: [], clicked: 0 })
+  })
+
   test('no results, clicked and no click', () => {
     const s = summary([served('s1', 0, 'zzz', [], 0), served('s2', 1, 'shoes', ['a', 'b']), click('c1', 2, 'b'), served('s3', 3, 'boots', ['c'])])
     expect(s).toMatchObject({ searches: 3, noResults: 1, clicked: 1, converted: false })
