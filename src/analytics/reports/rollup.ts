@@ -99,13 +99,16 @@ export class Rollup {
     // one would have been rolled up into a session touching this span, and a later one (written
     // after this batch was read) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
-    const events = group.clientId === null || spans.length === 0 ? group.events : this.heldWith(group, spans) ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
+    const held = group.clientId === null || spans.length === 0 ? undefined : this.heldWith(group, spans)
+    const events = group.clientId === null || spans.length === 0 ? group.events : held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
     const sessions = splitSessions(events)
     const summaries = sessions.map((session) => summarizeSession(group.key, session))
-    // The common case, one stored session grown by the new events: its differences are written in place.
-    if (spans.length === 1 && summaries.length === 1 && this.reports.replaceSession(spans[0]!.id, summaries[0]!)) {
+    // The common case, one stored session grown by the new events: its differences are written in
+    // place, against the summary written last when the session is held as stored (no read of its rows).
+    const storedSummary = held === undefined || spans.length !== 1 ? undefined : this.held.summaryOf(group.trackerId, group.key, spans[0]!.id)
+    if (spans.length === 1 && summaries.length === 1 && this.reports.replaceSession(spans[0]!.id, summaries[0]!, storedSummary)) {
       // replaceSession is true only for a client's ('c:') key, never an anonymous one: group.clientId is set.
-      this.held.replace(group.trackerId, group.key, [], [[spans[0]!.id, sessions[0]!]])
+      this.held.replace(group.trackerId, group.key, [], [[spans[0]!.id, sessions[0]!, summaries[0]!]])
       return
     }
     for (const span of spans) this.reports.removeSession(span.id)
@@ -114,7 +117,7 @@ export class Rollup {
     // No stored session near: usually a fresh start, whose earlier sessions are closed. Holding them
     // until the whole key is evicted would push other keys' open sessions out first.
     if (spans.length === 0) this.held.forget(group.trackerId, group.key)
-    this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!]))
+    this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!, summaries[i]!]))
   }
 
   /** The held events of the stored sessions `spans` with the batch's new ones. */

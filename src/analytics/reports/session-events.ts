@@ -15,6 +15,16 @@
  */
 import type { SeqEvent } from '../../store/analytics/analytics-db.ts'
 import type { StoredSessionSpan } from '../../store/analytics/reports-db.ts'
+import type { SessionSummary } from '../sessions/index.ts'
+
+/**
+ * A stored session as the rollup last wrote it: its events, and the summary whose rows it wrote
+ * (so growing it in place needs no read of those rows: store/analytics/session-replace.ts).
+ */
+interface HeldSession {
+  events: readonly SeqEvent[]
+  summary: SessionSummary | undefined
+}
 
 /**
  * Events held at most, by default: ~2,500 open sessions of ten served searches, ~18 MB (a served
@@ -26,7 +36,7 @@ export const HELD_EVENTS = 25_000
 
 export class SessionEvents {
   /** By `tracker\0session key`, the key's held sessions by stored id; Map order is recency (least recent first). */
-  private readonly keys = new Map<string, Map<number, readonly SeqEvent[]>>()
+  private readonly keys = new Map<string, Map<number, HeldSession>>()
   private held = 0
 
   constructor(private readonly maxEvents = HELD_EVENTS) {}
@@ -38,7 +48,7 @@ export class SessionEvents {
     if (sessions === undefined) return undefined
     const out: SeqEvent[] = []
     for (const span of spans) {
-      const events = sessions.get(span.id)
+      const events = sessions.get(span.id)?.events
       if (events === undefined || events[0]!.at !== span.startAt || events[events.length - 1]!.at !== span.endAt) return undefined
       for (const event of events) out.push(event)
     }
@@ -47,15 +57,26 @@ export class SessionEvents {
     return out
   }
 
-  /** The key's sessions after a recompute: `removed` ids are gone, `stored` are held (each one's events in canonical order). */
-  replace(trackerId: string, sessionKey: string, removed: readonly number[], stored: readonly [id: number, events: readonly SeqEvent[]][]): void {
+  /**
+   * The summary the rollup wrote for stored session `sessionId` of the key, when held. Valid as the
+   * session's stored rows only once {@link eventsOf} has found the session as it is stored.
+   */
+  summaryOf(trackerId: string, sessionKey: string, sessionId: number): SessionSummary | undefined {
+    return this.keys.get(keyId(trackerId, sessionKey))?.get(sessionId)?.summary
+  }
+
+  /**
+   * The key's sessions after a recompute: `removed` ids are gone, `stored` are held (each one's
+   * events in canonical order, and the summary written for it).
+   */
+  replace(trackerId: string, sessionKey: string, removed: readonly number[], stored: readonly [id: number, events: readonly SeqEvent[], summary?: SessionSummary][]): void {
     const id = keyId(trackerId, sessionKey)
-    const sessions = this.keys.get(id) ?? new Map<number, readonly SeqEvent[]>()
+    const sessions = this.keys.get(id) ?? new Map<number, HeldSession>()
     this.keys.delete(id)
     for (const sessionId of removed) this.drop(sessions, sessionId)
-    for (const [sessionId, events] of stored) {
+    for (const [sessionId, events, summary] of stored) {
       this.drop(sessions, sessionId)
-      sessions.set(sessionId, events)
+      sessions.set(sessionId, { events, summary })
       this.held += events.length
     }
     if (sessions.size > 0) this.keys.set(id, sessions)
@@ -80,10 +101,10 @@ export class SessionEvents {
     return this.held
   }
 
-  private drop(sessions: Map<number, readonly SeqEvent[]>, sessionId: number): void {
-    const events = sessions.get(sessionId)
-    if (events === undefined) return
-    this.held -= events.length
+  private drop(sessions: Map<number, HeldSession>, sessionId: number): void {
+    const held = sessions.get(sessionId)
+    if (held === undefined) return
+    this.held -= held.events.length
     sessions.delete(sessionId)
   }
 
@@ -95,8 +116,8 @@ export class SessionEvents {
     }
   }
 
-  private dropKey(id: string, sessions: Map<number, readonly SeqEvent[]>): void {
-    for (const events of sessions.values()) this.held -= events.length
+  private dropKey(id: string, sessions: Map<number, HeldSession>): void {
+    for (const held of sessions.values()) this.held -= held.events.length
     this.keys.delete(id)
   }
 }

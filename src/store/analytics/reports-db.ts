@@ -198,11 +198,12 @@ export class ReportsDb {
   /**
    * Makes stored session `id` the session `s` in place, when `s` only changed its contents (same
    * key, day and segment memberships; session-replace.ts). Returns false, having written nothing,
-   * when the caller must remove it and insert `s` instead.
+   * when the caller must remove it and insert `s` instead. `stored`, when given, is the summary
+   * whose rows the session holds (the rollup wrote it last): they are not read back.
    */
-  replaceSession(id: number, s: SessionSummary): boolean {
+  replaceSession(id: number, s: SessionSummary, stored?: SessionSummary): boolean {
     if (isAnonymous(s.sessionKey)) return false
-    return this.replacer.replace(id, s, this.userOf(s.trackerId, s.sessionKey, s.clientId, s.customerId))
+    return this.replacer.replace(id, s, this.userOf(s.trackerId, s.sessionKey, s.clientId, s.customerId), stored)
   }
 
   /** Takes a stored session out of every table and running total. */

@@ -80,6 +80,7 @@ export class SessionReplacer {
          UNION ALL SELECT ${CONTEXT}, ctx, NULL, 0, 0, 0, 0 FROM rp_session_contexts WHERE session_id = ?1
          UNION ALL SELECT ${MEMBER}, NULL, NULL, dim, 0, 0, 0 FROM rp_dim_members WHERE session_id = ?1`,
       ),
+      members: db.query('SELECT dim FROM rp_dim_members WHERE session_id = ?'),
       updateQuery: db.query('UPDATE rp_session_queries SET searches = ?, no_results = ?, clicks = ?, conversions = ? WHERE session_id = ? AND query = ?'),
       deleteQuery: db.query('DELETE FROM rp_session_queries WHERE session_id = ? AND query = ?'),
       updateItem: db.query('UPDATE rp_session_items SET clicks = ?, conversions = ? WHERE session_id = ? AND query = ? AND item_id = ?'),
@@ -92,12 +93,13 @@ export class SessionReplacer {
   /**
    * Makes stored session `id` the session `s` (of user `userKey`). Returns false, having written
    * nothing, when that is not an in-place change: another tracker, key or day, an anonymous
-   * session, or other segment memberships.
+   * session, or other segment memberships. `previous`, when given, is the summary whose rows the
+   * session holds (only its segment memberships are read).
    */
-  replace(id: number, s: SessionSummary, userKey: string): boolean {
+  replace(id: number, s: SessionSummary, userKey: string, previous?: SessionSummary): boolean {
     const row = this.shared.session.get(id) as StoredSessionRow | null
     if (row === null || row.anonymous !== 0 || row.tracker_id !== s.trackerId || row.session_key !== s.sessionKey || row.day !== s.day) return false
-    const stored = this.stored(id)
+    const stored = previous === undefined ? this.stored(id) : this.storedAs(id, previous)
     const dims = this.dims.stayingDims(s.trackerId, id, s.contexts, stored.dims)
     if (dims === null) return false
     const used = s.usedSearch ? 1 : 0
@@ -132,6 +134,19 @@ export class SessionReplacer {
       else if (kind === CONTEXT) rows.contexts.add(a)
       else rows.dims.push(n1)
     }
+    return rows
+  }
+
+  /**
+   * The rows a client's session stored from summary `s` holds (insertSession and replace write
+   * exactly its queries, items, filters and contexts), with its segment memberships read: those a
+   * segment's background fill may have changed since.
+   */
+  private storedAs(id: number, s: SessionSummary): StoredRows {
+    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: s.filters.slice(), contexts: new Set(s.contexts), dims: [] }
+    for (const q of s.queries) rows.queries.set(q.query, q)
+    for (const item of s.items) rows.items.set(`${item.query}\u0000${item.itemId}`, item)
+    for (const [dim] of this.q.members.values(id) as [number][]) rows.dims.push(dim)
     return rows
   }
 
