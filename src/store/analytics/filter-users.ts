@@ -111,6 +111,8 @@ export class FilterUsers {
       this.apply(after, dims, 1)
       return
     }
+    // Most growths add no filter pair: the list is then the same, in the same order (first use).
+    if (samePairs(before.filters, after.filters)) return
     const was = usedBy(before.filters)
     const now = usedBy(after.filters)
     if (was.pairs.size === now.pairs.size && [...now.pairs].every((pair) => was.pairs.has(pair))) return
@@ -208,6 +210,13 @@ function usedBy(filters: readonly [string, string][]): Used {
 /** The (scope, level, name, value) keys a session with these filters counts in (retention drops them with it). */
 export function filterUserKeys(filters: readonly [string, string][]): Item[] {
   return keysOutside(filters, NOTHING)
+}
+
+/** True when the two lists hold the same pairs in the same order (a quick test before comparing sets). */
+export function samePairs(a: readonly (readonly [string, string])[], b: readonly (readonly [string, string])[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i]![0] !== b[i]![0] || a[i]![1] !== b[i]![1]) return false
+  return true
 }
 
 /** A filter pair's key in sets of pairs. */

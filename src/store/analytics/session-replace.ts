@@ -12,7 +12,7 @@
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import { dayTotalsChanged, type ReportDims, type StoredSession, type TotalsDelta } from './reports-dims.ts'
-import { contributionOf, pairId, summaryContribution } from './filter-users.ts'
+import { contributionOf, pairId, samePairs, summaryContribution } from './filter-users.ts'
 
 type Statement = ReturnType<Database['query']>
 
@@ -184,6 +184,7 @@ export class SessionReplacer {
   }
 
   private replaceFilters(id: number, s: SessionSummary, stored: readonly [string, string][]): void {
+    if (samePairs(stored, s.filters)) return
     const storedIds = new Set(stored.map(pairId))
     const ids = new Set(s.filters.map(pairId))
     for (const pair of s.filters) if (!storedIds.has(pairId(pair))) this.shared.insertFilter.run(id, s.trackerId, s.day, pair[0], pair[1])
