@@ -9,6 +9,7 @@ import type { Database } from 'bun:sqlite'
 import fc from 'fast-check'
 import type { AnalyticsEvent } from '@/analytics/event.ts'
 import { appendEvents } from '@/store/analytics/analytics-db.ts'
+import { samePairs } from '@/store/analytics/filter-users.ts'
 import { ReportsDb } from '@/store/analytics/reports-db.ts'
 import { snapshot } from '../../property/analytics/rollup-snapshot.ts'
 import { arbDense, DAY0, event, memoryDb, MINUTE, service, TRACKER } from '../../property/analytics/report-world.ts'
@@ -99,4 +100,13 @@ describe('sessions replaced in place', () => {
     expect(results.filter((inPlace) => inPlace).length).toBeGreaterThan(1000)
     expect(results.filter((inPlace) => !inPlace).length).toBeGreaterThan(50)
   })
+})
+
+// The quick test before a grown session's filter pairs are compared as sets: only an identical list
+// skips that comparison (the same pairs in another order, or a changed value, do not).
+test('samePairs is true only for the same pairs in the same order', () => {
+  expect(samePairs([['brand', 'Acme'], ['color', 'Blue']], [['brand', 'Acme'], ['color', 'Blue']])).toBe(true)
+  expect(samePairs([['brand', 'Acme'], ['color', 'Blue']], [['color', 'Blue'], ['brand', 'Acme']])).toBe(false)
+  expect(samePairs([['brand', 'Acme']], [['brand', 'Zeta']])).toBe(false)
+  expect(samePairs([['brand', 'Acme']], [['brand', 'Acme'], ['color', 'Blue']])).toBe(false)
 })
