@@ -100,15 +100,15 @@ export class Rollup {
     // after this batch was read) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
     const held = group.clientId === null || spans.length === 0 ? undefined : this.heldWith(group, spans)
-    const events = group.clientId === null || spans.length === 0 ? group.events : held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
+    const events = group.clientId === null || spans.length === 0 ? group.events : (held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo))
     const sessions = splitSessions(events)
     const summaries = sessions.map((session) => summarizeSession(group.key, session))
     // The common case, one stored session grown by the new events: its differences are written in
     // place, against the summary written last when the session is held as stored (no read of its rows).
-    const storedSummary = held === undefined || spans.length !== 1 ? undefined : this.held.summaryOf(group.trackerId, group.key, spans[0]!.id)
-    if (spans.length === 1 && summaries.length === 1 && this.reports.replaceSession(spans[0]!.id, summaries[0]!, storedSummary)) {
+    const grown = spans.length === 1 && summaries.length === 1 ? spans[0]!.id : null
+    if (grown !== null && this.reports.replaceSession(grown, summaries[0]!, held === undefined ? undefined : this.held.summaryOf(group.trackerId, group.key, grown))) {
       // replaceSession is true only for a client's ('c:') key, never an anonymous one: group.clientId is set.
-      this.held.replace(group.trackerId, group.key, [], [[spans[0]!.id, sessions[0]!, summaries[0]!]])
+      this.held.replace(group.trackerId, group.key, [], [[grown, sessions[0]!, summaries[0]!]])
       return
     }
     for (const span of spans) this.reports.removeSession(span.id)

@@ -23,6 +23,7 @@ import type { SessionSummary } from '../sessions/index.ts'
  */
 interface HeldSession {
   events: readonly SeqEvent[]
+  /** Undefined when not given (its rows are then read back). */
   summary: SessionSummary | undefined
 }
 
