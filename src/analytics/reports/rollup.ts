@@ -99,8 +99,12 @@ export class Rollup {
     // one would have been rolled up into a session touching this span, and a later one (written
     // after this batch was read) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
-    const held = group.clientId === null || spans.length === 0 ? undefined : this.heldWith(group, spans)
-    const events = group.clientId === null || spans.length === 0 ? group.events : (held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo))
+    let events: readonly SeqEvent[] = group.events
+    let held: SeqEvent[] | undefined
+    if (group.clientId !== null && spans.length > 0) {
+      held = this.heldWith(group, spans)
+      events = held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
+    }
     const sessions = splitSessions(events)
     const summaries = sessions.map((session) => summarizeSession(group.key, session))
     // The common case, one stored session grown by the new events: its differences are written in

@@ -232,7 +232,7 @@ export class ReportDims {
    */
   remove(c: SessionContribution, s: Totals): void {
     const dims = [0]
-    for (const { dim } of this.q.membership.all(c.sessionId) as { dim: number }[]) {
+    for (const dim of this.memberships(c.sessionId)) {
       dims.push(dim)
       this.addTotals(dim, s, -1)
     }
@@ -242,9 +242,14 @@ export class ReportDims {
 
   /** A session's user changed (its client was linked to a customer): moves its filter users. */
   rekey(c: SessionContribution, userKey: string): void {
-    const dims = [0, ...(this.q.membership.all(c.sessionId) as { dim: number }[]).map((row) => row.dim)]
+    const dims = [0, ...this.memberships(c.sessionId)]
     this.users.apply(c, dims, -1)
     this.users.apply({ ...c, userKey }, dims, 1)
+  }
+
+  /** The segment dims a stored session is a member of (read: the backfill may have added it to one since). */
+  memberships(sessionId: number): number[] {
+    return (this.q.membership.values(sessionId) as [number][]).map(([dim]) => dim)
   }
 
   /**

@@ -80,7 +80,6 @@ export class SessionReplacer {
          UNION ALL SELECT ${CONTEXT}, ctx, NULL, 0, 0, 0, 0 FROM rp_session_contexts WHERE session_id = ?1
          UNION ALL SELECT ${MEMBER}, NULL, NULL, dim, 0, 0, 0 FROM rp_dim_members WHERE session_id = ?1`,
       ),
-      members: db.query('SELECT dim FROM rp_dim_members WHERE session_id = ?'),
       updateQuery: db.query('UPDATE rp_session_queries SET searches = ?, no_results = ?, clicks = ?, conversions = ? WHERE session_id = ? AND query = ?'),
       deleteQuery: db.query('DELETE FROM rp_session_queries WHERE session_id = ? AND query = ?'),
       updateItem: db.query('UPDATE rp_session_items SET clicks = ?, conversions = ? WHERE session_id = ? AND query = ? AND item_id = ?'),
@@ -143,10 +142,9 @@ export class SessionReplacer {
    * segment's background fill may have changed since.
    */
   private storedAs(id: number, s: SessionSummary): StoredRows {
-    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: s.filters.slice(), contexts: new Set(s.contexts), dims: [] }
+    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: s.filters.slice(), contexts: new Set(s.contexts), dims: this.dims.memberships(id) }
     for (const q of s.queries) rows.queries.set(q.query, q)
     for (const item of s.items) rows.items.set(`${item.query}\u0000${item.itemId}`, item)
-    for (const [dim] of this.q.members.values(id) as [number][]) rows.dims.push(dim)
     return rows
   }
 
