@@ -9,7 +9,7 @@
  * sessions it stored last are held in memory (session-events.ts): a session's next event rarely
  * needs the earlier ones read back.
  */
-import { SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
+import { compareEvents, grownSummary, SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
 import { stepEvents, type Database, type SeqEvent } from '../../store/analytics/analytics-db.ts'
 import { clientEvents, type ReportsDb, type StoredSessionSpan } from '../../store/analytics/reports-db.ts'
 import { keyId, SessionEvents } from './session-events.ts'
@@ -103,6 +103,7 @@ export class Rollup {
     let held: SeqEvent[] | undefined
     if (group.clientId !== null && spans.length > 0) {
       held = this.heldWith(group, spans)
+      if (held !== undefined && spans.length === 1 && this.growHeld(group, spans[0]!.id, held)) return
       events = held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
     }
     const sessions = splitSessions(events)
@@ -122,6 +123,23 @@ export class Rollup {
     // until the whole key is evicted would push other keys' open sessions out first.
     if (spans.length === 0) this.held.forget(group.trackerId, group.key)
     this.held.replace(group.trackerId, group.key, spans.map((span) => span.id), ids.map((id, i) => [id, sessions[i]!, summaries[i]!]))
+  }
+
+  /**
+   * The commonest growth, a held session followed by later served searches (sessions/grow.ts):
+   * summarised from the summary written for it, stored in place. False, having written nothing,
+   * when that does not apply (the caller then summarises the session whole).
+   */
+  private growHeld(group: Touched, sessionId: number, events: readonly SeqEvent[]): boolean {
+    const written = this.held.summaryOf(group.trackerId, group.key, sessionId)
+    if (written === undefined) return false
+    const before = events.slice(0, events.length - group.events.length)
+    const added = group.events.length === 1 ? group.events : [...group.events].sort(compareEvents)
+    const summary = grownSummary(written, before, added)
+    if (summary === null || !this.reports.replaceSession(sessionId, summary, written)) return false
+    // Every added event is later than the held ones: this is the session's canonical order.
+    this.held.replace(group.trackerId, group.key, [], [[sessionId, [...before, ...added], summary]])
+    return true
   }
 
   /** The held events of the stored sessions `spans` with the batch's new ones. */

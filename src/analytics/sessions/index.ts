@@ -6,3 +6,4 @@ export { compareEvents, sessionKey, SESSION_GAP_MS, splitSessions } from './sess
 export { buildEntries, markSearches, MERGE_WINDOW_MS, type Entry, type EntryKind } from './entries.ts'
 export { normalizeQuery } from './normalize-query.ts'
 export { DAY_MS, dayOf, summarizeSession, type ItemStats, type QueryStats, type SessionSummary } from './summarize.ts'
+export { grownSummary } from './grow.ts'

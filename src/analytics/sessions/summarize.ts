@@ -13,7 +13,7 @@ import { buildEntries, type Entry } from './entries.ts'
 import { factsOf } from './event-facts.ts'
 
 /** The `type` filter picks the result type; it is not a shopper's choice, so /filters leaves it out. */
-const IGNORED_FILTERS = new Set(['type'])
+export const IGNORED_FILTERS = new Set(['type'])
 
 export const DAY_MS = 86_400_000
 
