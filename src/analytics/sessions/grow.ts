@@ -44,37 +44,47 @@ export function grownSummary(summary: SessionSummary, before: readonly Analytics
     if (event.source !== 'served' && event.listName === LIST_NAMES.search && firstAt - event.at <= MERGE_WINDOW_MS) return null
   }
 
-  const queries = new Map<string, QueryStats>(summary.queries.map((q) => [q.query, { ...q }]))
-  const filters = new Map<string, [string, string]>(summary.filters.map(([name, value]) => [`${name}\u0000${value}`, [name, value]]))
-  const contexts = new Set(summary.contexts)
+  // Copied on write: the written summary stays what its rows hold (the rollup compares against it).
+  const queries = summary.queries.slice()
+  const filters = summary.filters.slice()
+  const contexts = summary.contexts.slice()
   let { customerId, searches, noResults } = summary
   for (const event of added) {
     const facts = factsOf(event)
     if (event.customerId !== null && event.customerId !== '') customerId = event.customerId
-    if (facts.context !== null) contexts.add(facts.context)
+    if (facts.context !== null && !contexts.includes(facts.context)) contexts.push(facts.context)
     if (event.listName !== LIST_NAMES.recommendation) {
-      for (const [name, value] of event.filters) if (!IGNORED_FILTERS.has(name)) filters.set(`${name}\u0000${value}`, [name, value])
+      for (const [name, value] of event.filters) {
+        if (!IGNORED_FILTERS.has(name) && !filters.some((f) => f[0] === name && f[1] === value)) filters.push([name, value])
+      }
     }
     // A listing (no query) is not a search.
     if (facts.query === '') continue
-    const isNoResults = (event.totalHits ?? facts.items.size) === 0
+    const noHits = (event.totalHits ?? facts.items.size) === 0 ? 1 : 0
     searches++
-    if (isNoResults) noResults++
-    const stats = queries.get(facts.query) ?? { query: facts.query, searches: 0, noResults: 0, clicks: 0, conversions: 0 }
-    stats.searches++
-    if (isNoResults) stats.noResults++
-    queries.set(facts.query, stats)
+    noResults += noHits
+    const at = queries.findIndex((q) => q.query === facts.query)
+    const was: QueryStats = at >= 0 ? queries[at]! : { query: facts.query, searches: 0, noResults: 0, clicks: 0, conversions: 0 }
+    const stats = { query: was.query, searches: was.searches + 1, noResults: was.noResults + noHits, clicks: was.clicks, conversions: was.conversions }
+    if (at >= 0) queries[at] = stats
+    else queries.push(stats)
   }
   return {
-    ...summary,
+    trackerId: summary.trackerId,
+    sessionKey: summary.sessionKey,
+    clientId: summary.clientId,
     customerId,
+    startAt: summary.startAt,
     endAt: last,
+    day: summary.day,
     usedSearch: searches > 0,
+    converted: summary.converted,
     searches,
     noResults,
-    queries: [...queries.values()],
-    items: summary.items.slice(),
-    filters: [...filters.values()],
-    contexts: [...contexts],
+    clicked: summary.clicked,
+    queries,
+    items: summary.items,
+    filters,
+    contexts,
   }
 }
