@@ -27,7 +27,7 @@ import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
 import { BM25_K1, Bm25fTable, idf, ROUNDING_SLACK, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import { threadImpacts as impacts } from './impact-prefix.ts'
-import { otherScores, othersFromPrefixes, otherWordTerms } from './other-words.ts'
+import { otherScores, othersFromPrefixes } from './other-words.ts'
 import { TermWalker, type WalkTerm } from './term-walker.ts'
 import { expansionWeight, segmentTerms } from './text-match.ts'
 
@@ -174,10 +174,13 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     }
     return out
   }
+  // The other words scored exactly, o(d): all but the pruned one and those with an all-parts
+  // alternative, which are bounded instead (`others`, below).
+  const otherTerms: WalkTerm[][] = []
+  for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts === null) otherTerms.push(termsOf(w, false))
   // With other words scored at every hit, that costs about a full scoring of them: only worth it
   // when the pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with
   // 64). From their impact prefixes (other-words.ts) it costs little, whatever the expansions.
-  const otherTerms = otherWordTerms(words, p, (w) => termsOf(w, false))
   const fromPrefixes = othersFromPrefixes(r, h, otherTerms)
   if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !fromPrefixes) return null
   // Set up only once pruning applies (the early return above is the common multi-word case).
@@ -185,8 +188,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   impacts.prepare(bm25)
   const walker = new TermWalker(r, hits, bm25)
 
-  // The other words: exact per-doc word scores (otherScores) when they have no parts alternative,
-  // else their bound (`others`).
+  // The other words with an all-parts alternative count with their bound; the rest are scored.
   let others = 0
   for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts !== null) others += wordBound(view, words[w]!)
   const other = otherScores(r, walker, bm25, otherTerms, fromPrefixes, Math.floor(h * probeTuning.maxShare))

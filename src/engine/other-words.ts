@@ -14,7 +14,6 @@
  * order from 0. Prefixes are used when their known docs are few against the hits.
  */
 import { RankCursor, sortUnique, type Bitmap, type SegmentReader } from '@/index/index.ts'
-import type { WordPlan } from '@/query/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
 import { impactTuning, threadImpacts as impacts } from './impact-prefix.ts'
 import { entryScore, type TermWalker, type WalkTerm } from './term-walker.ts'
@@ -141,16 +140,6 @@ export class HighOthers {
 }
 
 /**
- * Per other word whose o(d) is exact (all but the pruned word and words with parts, which the caller
- * bounds), its expansions present in the segment (`termsOf`).
- */
-export function otherWordTerms(words: readonly WordPlan[], pruned: number, termsOf: (w: number) => WalkTerm[]): WalkTerm[][] {
-  const out: WalkTerm[][] = []
-  for (let w = 0; w < words.length; w++) if (w !== pruned && words[w]!.parts === null) out.push(termsOf(w))
-  return out
-}
-
-/**
  * True when the other words' scores come from their impact prefixes: the hits outnumber the docs
  * the prefixes can know (each term's prefix, or all its postings when it has none) enough times.
  */
@@ -168,9 +157,9 @@ export function othersFromPrefixes(r: SegmentReader, hitCount: number, terms: re
 }
 
 /**
- * The other words' scores over the walker's hits (`terms`: from {@link otherWordTerms}), or null when
- * no other word is scored exactly; from their prefixes when {@link othersFromPrefixes} said so.
- * `probeCap` caps the hits listed for probing.
+ * The other words' scores over the walker's hits (`terms`: per other word scored exactly, its
+ * expansions in the segment), or null when no other word is scored exactly; from their prefixes
+ * when {@link othersFromPrefixes} said so. `probeCap` caps the hits listed for probing.
  */
 export function otherScores(r: SegmentReader, walker: TermWalker, bm25: Bm25fTable, terms: WalkTerm[][], prefixes: boolean, probeCap: number): OtherScores | null {
   if (terms.length === 0) return null

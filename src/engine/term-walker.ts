@@ -33,7 +33,8 @@ let walkScores = new Float64Array(0)
 
 /**
  * A term's score of `doc` from its posting's class (the posting entry's value): the one expression
- * every walk, probe and lookup uses, so candidates and θ are scored by the same float.
+ * every walk, probe and lookup uses. Exact scoring (text-match.ts, visitEntry) writes the same
+ * product, so candidates and θ are scored by the same float: change both or neither.
  */
 export function entryScore(bm25: Bm25fTable, classes: ArrayLike<number>, norms: Uint8Array, postingClass: number, weight: number, doc: number): number {
   return weight * bm25.tfScore(classes, postingClass * CLASS_STRIDE, norms, doc)
