@@ -9,9 +9,9 @@
  * sessions it stored last are held in memory (session-events.ts): a session's next event rarely
  * needs the earlier ones read back.
  */
-import { compareEvents, grownSummary, SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession } from '../sessions/index.ts'
+import { compareEvents, grownSummary, SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession, type SessionSummary } from '../sessions/index.ts'
 import { stepEvents, type Database, type SeqEvent } from '../../store/analytics/analytics-db.ts'
-import { clientEvents, type ReportsDb, type StoredSessionSpan } from '../../store/analytics/reports-db.ts'
+import { clientEvents, type ReportsDb } from '../../store/analytics/reports-db.ts'
 import { keyId, SessionEvents } from './session-events.ts'
 
 export interface RollupOptions {
@@ -31,6 +31,12 @@ interface Touched {
   minAt: number
   maxAt: number
   events: SeqEvent[]
+}
+
+/** A held session grown by the batch's events (growHeld): its events in canonical order and its summary. */
+interface HeldGrowth {
+  events: readonly SeqEvent[]
+  summary: SessionSummary
 }
 
 export class Rollup {
@@ -100,20 +106,26 @@ export class Rollup {
     // after this batch was read) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
     let events: readonly SeqEvent[] = group.events
-    let held: SeqEvent[] | undefined
+    // The summary written for the one stored session when it is held as stored: its rows hold it.
+    let written: SessionSummary | undefined
+    let grown: HeldGrowth | null = null
     if (group.clientId !== null && spans.length > 0) {
-      held = this.heldWith(group, spans)
-      if (held !== undefined && spans.length === 1 && this.growHeld(group, spans[0]!.id, held)) return
-      events = held ?? clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
+      const held = this.held.eventsOf(group.trackerId, group.key, spans)
+      if (held === undefined) events = clientEvents(this.events, group.trackerId, group.clientId, lo, hi, upTo)
+      else {
+        written = spans.length === 1 ? this.held.summaryOf(group.trackerId, group.key, spans[0]!.id) : undefined
+        grown = written === undefined ? null : this.growHeld(written, held, group.events)
+        if (grown === null) events = held.concat(group.events)
+      }
     }
-    const sessions = splitSessions(events)
-    const summaries = sessions.map((session) => summarizeSession(group.key, session))
+    const sessions = grown === null ? splitSessions(events) : [grown.events]
+    const summaries = grown === null ? sessions.map((session) => summarizeSession(group.key, session)) : [grown.summary]
     // The common case, one stored session grown by the new events: its differences are written in
     // place, against the summary written last when the session is held as stored (no read of its rows).
-    const grown = spans.length === 1 && summaries.length === 1 ? spans[0]!.id : null
-    if (grown !== null && this.reports.replaceSession(grown, summaries[0]!, held === undefined ? undefined : this.held.summaryOf(group.trackerId, group.key, grown))) {
+    const replaced = spans.length === 1 && summaries.length === 1 ? spans[0]!.id : null
+    if (replaced !== null && this.reports.replaceSession(replaced, summaries[0]!, written)) {
       // replaceSession is true only for a client's ('c:') key, never an anonymous one: group.clientId is set.
-      this.held.replace(group.trackerId, group.key, [], [[grown, sessions[0]!, summaries[0]!]])
+      this.held.replace(group.trackerId, group.key, [], [[replaced, sessions[0]!, summaries[0]!]])
       return
     }
     for (const span of spans) this.reports.removeSession(span.id)
@@ -126,27 +138,14 @@ export class Rollup {
   }
 
   /**
-   * The commonest growth, a held session followed by later served searches (sessions/grow.ts):
-   * summarised from the summary written for it, stored in place. False, having written nothing,
-   * when that does not apply (the caller then summarises the session whole).
+   * The commonest growth, a held session followed by later served searches (sessions/grow.ts): the
+   * session's events and its summary grown from the one written for it, without summarising it
+   * whole; null when that does not apply (the caller then does).
    */
-  private growHeld(group: Touched, sessionId: number, events: readonly SeqEvent[]): boolean {
-    const written = this.held.summaryOf(group.trackerId, group.key, sessionId)
-    if (written === undefined) return false
-    const before = events.slice(0, events.length - group.events.length)
-    const added = group.events.length === 1 ? group.events : [...group.events].sort(compareEvents)
-    const summary = grownSummary(written, before, added)
-    if (summary === null || !this.reports.replaceSession(sessionId, summary, written)) return false
+  private growHeld(written: SessionSummary, before: readonly SeqEvent[], added: readonly SeqEvent[]): HeldGrowth | null {
+    const sorted = added.length === 1 ? added : [...added].sort(compareEvents)
+    const summary = grownSummary(written, before, sorted)
     // Every added event is later than the held ones: this is the session's canonical order.
-    this.held.replace(group.trackerId, group.key, [], [[sessionId, [...before, ...added], summary]])
-    return true
-  }
-
-  /** The held events of the stored sessions `spans` with the batch's new ones. */
-  private heldWith(group: Touched, spans: readonly StoredSessionSpan[]): SeqEvent[] | undefined {
-    const held = this.held.eventsOf(group.trackerId, group.key, spans)
-    if (held === undefined) return undefined
-    for (const event of group.events) held.push(event)
-    return held
+    return summary === null ? null : { events: [...before, ...sorted], summary }
   }
 }

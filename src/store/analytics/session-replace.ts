@@ -56,6 +56,11 @@ interface StoredRows {
   dims: number[]
 }
 
+/** A per-item row's key in StoredRows.items. */
+function itemKey(query: string, itemId: string): string {
+  return `${query}\u0000${itemId}`
+}
+
 /** The row kinds of `rows`. */
 const QUERY = 0
 const ITEM = 1
@@ -128,7 +133,7 @@ export class SessionReplacer {
     const rows: StoredRows = { queries: new Map(), items: new Map(), filters: [], contexts: new Set(), dims: [] }
     for (const [kind, a, b, n1, n2, n3, n4] of this.q.rows.values(id) as [number, string, string, number, number, number, number][]) {
       if (kind === QUERY) rows.queries.set(a, { query: a, searches: n1, noResults: n2, clicks: n3, conversions: n4 })
-      else if (kind === ITEM) rows.items.set(`${a}\u0000${b}`, { query: a, itemId: b, clicks: n3, conversions: n4 })
+      else if (kind === ITEM) rows.items.set(itemKey(a, b), { query: a, itemId: b, clicks: n3, conversions: n4 })
       else if (kind === FILTER) rows.filters.push([a, b])
       else if (kind === CONTEXT) rows.contexts.add(a)
       else rows.dims.push(n1)
@@ -142,9 +147,9 @@ export class SessionReplacer {
    * segment's background fill may have changed since.
    */
   private storedAs(id: number, s: SessionSummary): StoredRows {
-    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: s.filters.slice(), contexts: new Set(s.contexts), dims: this.dims.memberships(id) }
+    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: s.filters, contexts: new Set(s.contexts), dims: this.dims.memberships(id) }
     for (const q of s.queries) rows.queries.set(q.query, q)
-    for (const item of s.items) rows.items.set(`${item.query}\u0000${item.itemId}`, item)
+    for (const item of s.items) rows.items.set(itemKey(item.query, item.itemId), item)
     return rows
   }
 
@@ -172,7 +177,7 @@ export class SessionReplacer {
 
   private replaceItems(id: number, s: SessionSummary, stored: Map<string, ItemRow>): void {
     for (const item of s.items) {
-      const key = `${item.query}\u0000${item.itemId}`
+      const key = itemKey(item.query, item.itemId)
       const was = stored.get(key)
       stored.delete(key)
       if (was === undefined) this.shared.insertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
