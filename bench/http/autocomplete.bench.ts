@@ -20,7 +20,7 @@
 //   own per-generation caches (fuzzy neighbours, doc frequencies) are not switched off by
 //   SIFT_SEARCH_CACHE=0, so the cache-off throughput run, which cycles the same keystrokes, sees them
 //   warm. After the warm-up the bench waits until the server is idle (waitForIdle) so the workers
-//   finish their background warm-up of impact prefixes, as a running server has. Targets are the issue's (1M objects, 2 cores).
+//   finish their idle warm-up (short prefixes, then impact prefixes), as a running server has. Targets are the issue's (1M objects, 2 cores).
 // Run: npx bun run bench/http/autocomplete.bench.ts   (BENCH_1M=1 adds 1M; BENCH_SIZES=5000,20000
 //   overrides; BENCH_DURATION_S=10 per throughput run; BENCH_NO_WRK=1 uses the bun client even when
 //   wrk is installed; BENCH_AC_QUERIES=20; BENCH_AC_WARMUP_QUERIES (default: BENCH_AC_QUERIES); BENCH_KEEP=1 keeps the data dirs; BENCH_DATA_DIR=<dir> runs
@@ -166,8 +166,9 @@ async function benchSize(objects: number) {
   // A fresh process runs cold code: the warm-up keystrokes until the JIT has settled, on every worker.
   const warmA = await warmUp(a, requestsOf(warmup))
   console.error(`  warm-up: ${warmA.passes} passes, JIT ${(warmA.lastJitShare * 100).toFixed(1)}% of the server's CPU in the last`)
-  // A running server has idled before: the workers' background warm-up (impact prefixes of the
-  // common terms, about 1 s of CPU per worker at 1M) is over, as it is a few seconds after a start.
+  // A running server has idled before: the workers' idle warm-up (the one- and two-character
+  // prefixes, then the impact prefixes of the common terms: over 1 s of CPU per worker at 1M) is
+  // over, as it is a few seconds after a start.
   console.error(`  server idle ${int(await waitForIdle(a))} ms after the warm-up`)
   const uncached = await sequential(a, 'keystrokes, uncached (cache off)', measured, { text: `p50 ≤ ${TARGETS.uncachedP50Ms}, p99 ≤ ${TARGETS.uncachedP99Ms}`, p50: TARGETS.uncachedP50Ms, p99: TARGETS.uncachedP99Ms })
   const slowest = uncached.latenciesMs

@@ -107,8 +107,8 @@ export async function startBenchSift(dataDir: string, tracker: { id: string; key
 
 /**
  * Waits until the server uses under 3% of a core over a second (at most 2 minutes); returns ms
- * waited. The workers warm each new generation's impact prefixes in idle time (seconds of CPU at
- * 1M); a case measured meanwhile pays for it.
+ * waited. The workers warm each new generation's short and impact prefixes in idle time (seconds
+ * of CPU at 1M); a case measured meanwhile pays for it.
  */
 export async function waitForIdle(sift: BenchSift): Promise<number> {
   const t0 = performance.now()
