@@ -46,19 +46,41 @@ interface ItemRow {
   conversions: number
 }
 
-/** A stored session's per-session rows and segment memberships. */
+/**
+ * A stored session's per-session rows and segment memberships. Lists, in the order of the summary
+ * they were written from when that is known: a grown summary shares its unchanged entries with the
+ * written one (sessions/grow.ts copies on write), so the diffs below pass over an entry that is the
+ * same object at the same place without looking it up.
+ */
 interface StoredRows {
-  queries: Map<string, QueryRow>
-  /** By `query\0item id`. */
-  items: Map<string, ItemRow>
-  filters: [string, string][]
-  contexts: Set<string>
+  queries: readonly QueryRow[]
+  items: readonly ItemRow[]
+  filters: readonly [string, string][]
+  contexts: readonly string[]
   dims: number[]
 }
 
-/** A per-item row's key in StoredRows.items. */
+/** A per-item row's key in the items' diff. */
 function itemKey(query: string, itemId: string): string {
   return `${query}\u0000${itemId}`
+}
+
+/** Where `now` and `was` first differ by identity; they agree (same objects, same places) before it. */
+function sharedPrefix<T>(now: readonly T[], was: readonly T[]): number {
+  const n = Math.min(now.length, was.length)
+  let i = 0
+  while (i < n && now[i] === was[i]) i++
+  return i
+}
+
+/**
+ * The entries of `was` after position `from` that `now` does not hold at the same place (by
+ * identity), by key: what a diff must look up. Empty when the two lists are the same objects in order.
+ */
+function unmatched<T>(now: readonly T[], was: readonly T[], from: number, key: (entry: T) => string): Map<string, T> {
+  const out = new Map<string, T>()
+  for (let i = from; i < was.length; i++) if (was[i] !== now[i]) out.set(key(was[i]!), was[i]!)
+  return out
 }
 
 /** The row kinds of `rows`. */
@@ -130,15 +152,19 @@ export class SessionReplacer {
   }
 
   private stored(id: number): StoredRows {
-    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: [], contexts: new Set(), dims: [] }
+    const queries: QueryRow[] = []
+    const items: ItemRow[] = []
+    const filters: [string, string][] = []
+    const contexts: string[] = []
+    const dims: number[] = []
     for (const [kind, a, b, n1, n2, n3, n4] of this.q.rows.values(id) as [number, string, string, number, number, number, number][]) {
-      if (kind === QUERY) rows.queries.set(a, { query: a, searches: n1, noResults: n2, clicks: n3, conversions: n4 })
-      else if (kind === ITEM) rows.items.set(itemKey(a, b), { query: a, itemId: b, clicks: n3, conversions: n4 })
-      else if (kind === FILTER) rows.filters.push([a, b])
-      else if (kind === CONTEXT) rows.contexts.add(a)
-      else rows.dims.push(n1)
+      if (kind === QUERY) queries.push({ query: a, searches: n1, noResults: n2, clicks: n3, conversions: n4 })
+      else if (kind === ITEM) items.push({ query: a, itemId: b, clicks: n3, conversions: n4 })
+      else if (kind === FILTER) filters.push([a, b])
+      else if (kind === CONTEXT) contexts.push(a)
+      else dims.push(n1)
     }
-    return rows
+    return { queries, items, filters, contexts, dims }
   }
 
   /**
@@ -147,16 +173,17 @@ export class SessionReplacer {
    * segment's background fill may have changed since.
    */
   private storedAs(id: number, s: SessionSummary): StoredRows {
-    const rows: StoredRows = { queries: new Map(), items: new Map(), filters: s.filters, contexts: new Set(s.contexts), dims: this.dims.memberships(id) }
-    for (const q of s.queries) rows.queries.set(q.query, q)
-    for (const item of s.items) rows.items.set(itemKey(item.query, item.itemId), item)
-    return rows
+    return { queries: s.queries, items: s.items, filters: s.filters, contexts: s.contexts, dims: this.dims.memberships(id) }
   }
 
-  /** Writes the changed query rows (`stored` is consumed); returns the changes of the query totals. */
-  private replaceQueries(id: number, s: SessionSummary, stored: Map<string, QueryRow>): TotalsDelta['queries'] {
+  /** Writes the changed query rows; returns the changes of the query totals. */
+  private replaceQueries(id: number, s: SessionSummary, storedRows: readonly QueryRow[]): TotalsDelta['queries'] {
     const changes: TotalsDelta['queries'] = []
-    for (const q of s.queries) {
+    const from = sharedPrefix(s.queries, storedRows)
+    const stored = unmatched(s.queries, storedRows, from, (q) => q.query)
+    for (let i = from; i < s.queries.length; i++) {
+      const q = s.queries[i]!
+      if (q === storedRows[i]) continue
       const was = stored.get(q.query)
       stored.delete(q.query)
       if (was === undefined) {
@@ -175,8 +202,14 @@ export class SessionReplacer {
     return changes
   }
 
-  private replaceItems(id: number, s: SessionSummary, stored: Map<string, ItemRow>): void {
-    for (const item of s.items) {
+  private replaceItems(id: number, s: SessionSummary, storedRows: readonly ItemRow[]): void {
+    // A grown session's items are often the written list itself (grow.ts).
+    if (s.items === storedRows) return
+    const from = sharedPrefix(s.items, storedRows)
+    const stored = unmatched(s.items, storedRows, from, (item) => itemKey(item.query, item.itemId))
+    for (let i = from; i < s.items.length; i++) {
+      const item = s.items[i]!
+      if (item === storedRows[i]) continue
       const key = itemKey(item.query, item.itemId)
       const was = stored.get(key)
       stored.delete(key)
@@ -194,9 +227,12 @@ export class SessionReplacer {
     for (const pair of stored) if (!ids.has(pairId(pair))) this.q.deleteFilter.run(id, pair[0], pair[1])
   }
 
-  /** Writes the changed context rows (`stored` is consumed). */
-  private replaceContexts(id: number, s: SessionSummary, stored: Set<string>): void {
-    for (const ctx of s.contexts) if (!stored.delete(ctx)) this.shared.insertContext.run(id, s.trackerId, s.day, ctx)
+  /** Writes the changed context rows. */
+  private replaceContexts(id: number, s: SessionSummary, storedRows: readonly string[]): void {
+    const from = sharedPrefix(s.contexts, storedRows)
+    if (from === s.contexts.length && from === storedRows.length) return
+    const stored = new Set(storedRows.slice(from))
+    for (let i = from; i < s.contexts.length; i++) if (!stored.delete(s.contexts[i]!)) this.shared.insertContext.run(id, s.trackerId, s.day, s.contexts[i]!)
     for (const ctx of stored) this.q.deleteContext.run(id, ctx)
   }
 }
