@@ -46,6 +46,8 @@ export interface RollupRunnerOptions {
   popularityBatchSize?: number
   /** Events of recently stored sessions the rollup holds in memory (session-events.ts; default HELD_EVENTS). */
   heldEvents?: number
+  /** Events of open sessions the rollup holds unwritten (open-sessions.ts; default OPEN_EVENTS, 0 writes each batch's). */
+  openEvents?: number
 }
 
 export class RollupRunner {
@@ -66,7 +68,7 @@ export class RollupRunner {
     // With a rollup retention, no further back than it either: those days' rollups are purged anyway.
     const rollupDays = options.rollupRetentionDays
     const horizonMs = rollupDays === undefined ? retentionMs - DAY_MS : Math.min(retentionMs - DAY_MS, rollupDays * DAY_MS)
-    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs, now, heldEvents: options.heldEvents })
+    this.rollup = new Rollup(db, this.reportsDb, { batchSize: options.batchSize ?? 1000, horizonMs, now, heldEvents: options.heldEvents, openEvents: options.openEvents })
     this.retention = new RetentionJob(db, { now, logger: options.logger, retentionMs, everyMs: options.purgeEveryMs, rollupRetentionDays: rollupDays })
     // Day counts of days the retention purges are not added in the first place (a first start over a long history).
     const fromDay = rollupDays === undefined ? undefined : () => rollupCutoffDay(now(), rollupDays)
@@ -84,8 +86,23 @@ export class RollupRunner {
     for (const trackerId of new Set([...this.segments.trackers(), ...this.reportsDb.dimTrackers()])) this.syncSegments(trackerId)
   }
 
-  /** Rolls up pending events, at most `budget` of them. */
+  /**
+   * Rolls up pending events, at most `budget` of them; once none remain, writes the open sessions
+   * held unwritten too, so the rollups hold every stored event (what a report needs).
+   */
   catchUp(budget: number): { processed: number; caughtUp: boolean } {
+    const result = this.rollup.step(budget)
+    if (result.caughtUp) this.rollup.flush()
+    return result
+  }
+
+  /** Events of open sessions the rollup holds unwritten (tests, the bench). */
+  get openEvents(): number {
+    return this.rollup.openEvents
+  }
+
+  /** The background tick's rollup: pending events, at most `budget`, open sessions held unwritten. */
+  step(budget: number): { processed: number; caughtUp: boolean } {
     return this.rollup.step(budget)
   }
 
@@ -114,6 +131,12 @@ export class RollupRunner {
     this.running = false
     if (this.tick !== null) clearTimeout(this.tick)
     this.tick = null
+    // A restart would read the held open sessions' events again; writing them now is cheaper.
+    try {
+      this.rollup.flush()
+    } catch (error) {
+      this.options.logger.error('reports rollup failed', { error: String(error) })
+    }
     await this.retention.stop()
   }
 

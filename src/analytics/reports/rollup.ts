@@ -7,11 +7,15 @@
  * event of a session still open, or a batch replayed in another order all end in the same rows
  * as if every event had arrived in time (the recomputation is idempotent). The events of the
  * sessions it stored last are held in memory (session-events.ts): a session's next event rarely
- * needs the earlier ones read back.
+ * needs the earlier ones read back. A client's events of a session still open are not written at
+ * once: they are held (open-sessions.ts) until it closes, a report asks (`flush`) or the hold is full,
+ * so a shopper's session is written once rather than after each search; the stored cursor stays
+ * before the oldest held event, so a restart reads those again.
  */
 import { compareEvents, grownSummary, SESSION_GAP_MS, sessionKey, splitSessions, summarizeSession, type SessionSummary } from '../sessions/index.ts'
 import { stepEvents, type Database, type SeqEvent } from '../../store/analytics/analytics-db.ts'
 import { clientEvents, type ReportsDb } from '../../store/analytics/reports-db.ts'
+import { OpenSessions, type KeyEvents } from './open-sessions.ts'
 import { keyId, SessionEvents } from './session-events.ts'
 
 export interface RollupOptions {
@@ -22,16 +26,15 @@ export interface RollupOptions {
   now: () => number
   /** Events the held sessions may hold (session-events.ts; 0 reads every session back from SQLite). */
   heldEvents?: number
+  /** Events of open sessions held unwritten at most (open-sessions.ts; 0 writes every batch's sessions at once). */
+  openEvents?: number
 }
 
-interface Touched {
-  trackerId: string
-  key: string
-  clientId: string | null
-  minAt: number
-  maxAt: number
-  events: SeqEvent[]
-}
+/**
+ * How often (by the rollup's clock) the held open sessions are looked over for closed ones: a
+ * closed session is written at most this late, and the look costs a pass over every held key.
+ */
+const CLOSED_CHECK_MS = 10_000
 
 /** A held session grown by the batch's events (growHeld): its events in canonical order and its summary. */
 interface HeldGrowth {
@@ -41,36 +44,101 @@ interface HeldGrowth {
 
 export class Rollup {
   private readonly held: SessionEvents
+  private readonly open: OpenSessions
+  /** The last seq read (the stored cursor lags it while open sessions are held); null: the stored one. */
+  private readTo: number | null = null
+  private nextClosedCheck = -Infinity
 
   constructor(private readonly events: Database, private readonly reports: ReportsDb, private readonly options: RollupOptions) {
     this.held = new SessionEvents(options.heldEvents)
+    this.open = new OpenSessions(options.openEvents)
   }
 
-  /** Processes at most `maxEvents` pending events. Returns how many it read and whether none remain. */
+  /**
+   * Processes at most `maxEvents` pending events, holding those of open sessions, and writes the
+   * held sessions that have closed. Returns how many it read and whether none remain to be read.
+   */
   step(maxEvents: number): { processed: number; caughtUp: boolean } {
-    try {
-      return stepEvents(this.events, this.options.batchSize, maxEvents, () => this.reports.cursor(), (batch) =>
+    return this.guarded(() => {
+      const result = stepEvents(this.events, this.options.batchSize, maxEvents, () => this.readTo ?? this.reports.cursor(), (batch) =>
         this.reports.transaction(() => {
-          this.apply(batch)
-          this.reports.setCursor(batch[batch.length - 1]!.seq)
+          const upTo = batch[batch.length - 1]!.seq
+          this.apply(batch, upTo)
+          this.commitRead(upTo)
         }),
       )
+      const now = this.options.now()
+      if (now >= this.nextClosedCheck) {
+        this.nextClosedCheck = now + CLOSED_CHECK_MS
+        this.write(this.open.takeClosed(now - SESSION_GAP_MS))
+      }
+      return result
+    })
+  }
+
+  /** Writes every held open session: the rollups then hold every event read (a report reads them next). */
+  flush(): void {
+    this.guarded(() => this.write(this.open.takeAll()))
+  }
+
+  /** Events of open sessions held unwritten (tests, the bench). */
+  get openEvents(): number {
+    return this.open.size
+  }
+
+  private guarded<T>(work: () => T): T {
+    try {
+      return work()
     } catch (error) {
-      // Rolled back: the held sessions may be ones that were never stored.
+      // Rolled back: the held sessions may be ones that were never stored, and the held open ones
+      // are read again from the stored cursor.
       this.held.clear()
+      this.open.clear()
+      this.readTo = null
       throw error
     }
   }
 
-  private apply(batch: readonly SeqEvent[]): void {
-    const horizon = this.options.now() - this.options.horizonMs
-    const touched = new Map<string, Touched>()
+  /** Writes taken-out open sessions, in one transaction with the cursor they let move. */
+  private write(keys: readonly KeyEvents[]): void {
+    if (keys.length === 0 || this.readTo === null) return
+    const upTo = this.readTo
+    this.reports.transaction(() => {
+      for (const key of keys) this.recompute(key, upTo)
+      this.commitRead(upTo)
+    })
+  }
+
+  /** Read through `upTo`: the stored cursor moves as far as the held open sessions let it. */
+  private commitRead(upTo: number): void {
+    const first = this.open.firstSeq()
+    this.reports.setCursor(first === null ? upTo : Math.min(upTo, first - 1))
+    this.readTo = upTo
+  }
+
+  private apply(batch: readonly SeqEvent[], upTo: number): void {
+    const now = this.options.now()
+    const horizon = now - this.options.horizonMs
+    const touched = new Map<string, KeyEvents>()
     for (const event of batch) {
       if (event.clientId && event.customerId) this.reports.linkClient(event.trackerId, event.clientId, event.customerId, event.at)
       if (event.at < horizon) {
-        // Not rolled up, yet a read of the client's events would find it: its held sessions would differ
-        // (only a client's sessions are held).
-        if (event.clientId) this.held.forget(event.trackerId, sessionKey(event))
+        // Not rolled up, yet a read of the client's events finds it. The key's unwritten events (held
+        // open, and this batch's so far) are written first, as they would have been before it was
+        // stored; then its held sessions are dropped (only a client's are held), so the key's next
+        // write reads its events back, this one with them, as every write did before anything was held.
+        if (event.clientId) {
+          const key = sessionKey(event)
+          const id = keyId(event.trackerId, key)
+          const current = touched.get(id)
+          if (current !== undefined) {
+            touched.delete(id)
+            this.open.add(id, current)
+          }
+          const open = this.open.take(id)
+          if (open !== undefined) this.recompute(open, event.seq - 1)
+          this.held.forget(event.trackerId, key)
+        }
         continue
       }
       const key = sessionKey(event)
@@ -84,8 +152,21 @@ export class Rollup {
         group.events.push(event)
       }
     }
-    const upTo = batch[batch.length - 1]!.seq
-    for (const group of touched.values()) this.recompute(group, upTo)
+    const holding = this.options.openEvents !== 0
+    for (const [id, group] of touched) {
+      // Anonymous keys are one event each: nothing to wait for.
+      if (!holding || group.clientId === null) {
+        this.recompute(group, upTo)
+        continue
+      }
+      const all = this.open.add(id, group)
+      // Closed already (a late or imported event): written now.
+      if (all.maxAt < now - SESSION_GAP_MS) {
+        this.open.take(id)
+        this.recompute(all, upTo)
+      }
+    }
+    for (const key of this.open.takeOverflow()) this.recompute(key, upTo)
   }
 
   /**
@@ -93,7 +174,7 @@ export class Rollup {
    * those stored up to the batch's last seq `upTo`, the same ones whether held or read back (an event
    * stored after the batch is rolled up with its own batch, or skipped there when too old).
    */
-  private recompute(group: Touched, upTo: number): void {
+  private recompute(group: KeyEvents, upTo: number): void {
     const spans = this.reports.sessionsTouching(group.trackerId, group.key, group.minAt - SESSION_GAP_MS, group.maxAt + SESSION_GAP_MS)
     let lo = group.minAt
     let hi = group.maxAt

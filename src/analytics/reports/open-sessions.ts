@@ -1,0 +1,116 @@
+/**
+ * Events of shoppers' open sessions that the rollup has read but not yet written (rollup.ts). A
+ * served search most often extends its shopper's open session, and writing that session's rows
+ * again after each search (in place, by differences) was most of the rollup's cost. Held here until
+ * the session closes (SESSION_GAP_MS without an event, by the rollup's clock), until a report asks
+ * for the rollups (RollupRunner.catchUp writes them all), or until the held events pass the cap
+ * (the keys held longest go first), a session of ten searches is written once instead of ten times.
+ *
+ * Why it is safe: the rollup is a recomputation. Writing a key's sessions later, from every event of
+ * the key read by then, ends in the rows that writing them after each batch would. Only the stored
+ * cursor must not pass a held event: it stays before the oldest one (`firstSeq`), so after a crash
+ * or a restart the held events are read again (rolling a written session up again changes nothing).
+ */
+import type { SeqEvent } from '../../store/analytics/analytics-db.ts'
+
+/** A key's events read and not yet written, with their time span. */
+export interface KeyEvents {
+  trackerId: string
+  key: string
+  /** Set for a client's key ('c:'), the only kind held. */
+  clientId: string | null
+  minAt: number
+  maxAt: number
+  events: SeqEvent[]
+}
+
+interface OpenKey extends KeyEvents {
+  /** The seq of the key's oldest held event. */
+  firstSeq: number
+}
+
+/**
+ * Events held at most, by default: ~5,000 open sessions of ten served searches, ~36 MB (a served
+ * search with ten hit ids takes ~720 bytes of heap). At 20 logged searches a second that is 40
+ * minutes of them, so sessions are written when they close; a busier shop writes its sessions
+ * before they close, the ones held longest first, and again when they grow.
+ */
+export const OPEN_EVENTS = 50_000
+
+export class OpenSessions {
+  /** By `tracker\0session key`, in the order keys were first held: the first holds the oldest event. */
+  private readonly keys = new Map<string, OpenKey>()
+  private held = 0
+
+  constructor(private readonly maxEvents = OPEN_EVENTS) {}
+
+  /** Adds a batch's events of a key (in seq order) to what is held for it; returns everything held for it. */
+  add(id: string, group: KeyEvents): KeyEvents {
+    this.held += group.events.length
+    const open = this.keys.get(id)
+    if (open === undefined) {
+      const added: OpenKey = { ...group, firstSeq: group.events[0]!.seq }
+      this.keys.set(id, added)
+      return added
+    }
+    open.minAt = Math.min(open.minAt, group.minAt)
+    open.maxAt = Math.max(open.maxAt, group.maxAt)
+    for (const event of group.events) open.events.push(event)
+    return open
+  }
+
+  /** Takes the key's held events out (they are being written). */
+  take(id: string): KeyEvents | undefined {
+    const open = this.keys.get(id)
+    if (open === undefined) return undefined
+    this.held -= open.events.length
+    this.keys.delete(id)
+    return open
+  }
+
+  /** Takes out the keys held longest until the held events fit the cap. */
+  takeOverflow(): KeyEvents[] {
+    const out: KeyEvents[] = []
+    for (const [id, open] of this.keys) {
+      if (this.held <= this.maxEvents) break
+      this.take(id)
+      out.push(open)
+    }
+    return out
+  }
+
+  /** Takes out the keys whose last event is before `closedBefore`: their sessions are closed. */
+  takeClosed(closedBefore: number): KeyEvents[] {
+    const out: KeyEvents[] = []
+    for (const [id, open] of this.keys) {
+      if (open.maxAt >= closedBefore) continue
+      this.take(id)
+      out.push(open)
+    }
+    return out
+  }
+
+  /** Takes out everything held. */
+  takeAll(): KeyEvents[] {
+    const out = [...this.keys.values()]
+    this.clear()
+    return out
+  }
+
+  /** The seq of the oldest event held, or null when none is. */
+  firstSeq(): number | null {
+    for (const open of this.keys.values()) return open.firstSeq
+    return null
+  }
+
+  /** Drops everything (a rolled-back transaction: the rollup reads again from the stored cursor). */
+  clear(): void {
+    this.keys.clear()
+    this.held = 0
+  }
+
+  /** Events held (tests, the bench). */
+  get size(): number {
+    return this.held
+  }
+}
