@@ -171,8 +171,9 @@ export class Rollup {
 
   /**
    * Replaces the key's sessions around the new events by a fresh sessionisation of its raw events:
-   * those stored up to the batch's last seq `upTo`, the same ones whether held or read back (an event
-   * stored after the batch is rolled up with its own batch, or skipped there when too old).
+   * those stored up to seq `upTo` (the last read when the events are written; `group` holds every
+   * event of the key read and not yet written), the same ones whether held or read back (an event
+   * stored after it is rolled up when it is read, or skipped then when too old).
    */
   private recompute(group: KeyEvents, upTo: number): void {
     const spans = this.reports.sessionsTouching(group.trackerId, group.key, group.minAt - SESSION_GAP_MS, group.maxAt + SESSION_GAP_MS)
