@@ -79,22 +79,21 @@ export class OpenSessions {
     return out
   }
 
-  /** Takes out the keys whose last event is before `closedBefore`: their sessions are closed. */
-  takeClosed(closedBefore: number): KeyEvents[] {
-    const out: KeyEvents[] = []
-    for (const [id, open] of this.keys) {
-      if (open.maxAt >= closedBefore) continue
-      this.take(id)
-      out.push(open)
-    }
+  /** Events held for the key. */
+  sizeOf(id: string): number {
+    return this.keys.get(id)?.events.length ?? 0
+  }
+
+  /** The keys whose last event is before `closedBefore`: their sessions are closed. */
+  closedKeys(closedBefore: number): string[] {
+    const out: string[] = []
+    for (const [id, open] of this.keys) if (open.maxAt < closedBefore) out.push(id)
     return out
   }
 
-  /** Takes out everything held. */
-  takeAll(): KeyEvents[] {
-    const out = [...this.keys.values()]
-    this.clear()
-    return out
+  /** Every key held. */
+  allKeys(): string[] {
+    return [...this.keys.keys()]
   }
 
   /** The seq of the oldest event held, or null when none is. */

@@ -36,6 +36,14 @@ export interface RollupOptions {
  */
 const CLOSED_CHECK_MS = 10_000
 
+/**
+ * Held events written per transaction, about: the front thread's event buffer waits for the write
+ * lock while one is open, so a report's catch-up over thousands of open sessions must not take it in
+ * one go (~20 ms a transaction here). Fewer commits are cheaper: SQLite writes a page changed by many
+ * sessions once a commit.
+ */
+const WRITE_EVENTS = 1_000
+
 /** A held session grown by the batch's events (growHeld): its events in canonical order and its summary. */
 interface HeldGrowth {
   events: readonly SeqEvent[]
@@ -70,7 +78,7 @@ export class Rollup {
       const now = this.options.now()
       if (now >= this.nextClosedCheck) {
         this.nextClosedCheck = now + CLOSED_CHECK_MS
-        this.write(this.open.takeClosed(now - SESSION_GAP_MS))
+        this.write(this.open.closedKeys(now - SESSION_GAP_MS))
       }
       return result
     })
@@ -78,7 +86,7 @@ export class Rollup {
 
   /** Writes every held open session: the rollups then hold every event read (a report reads them next). */
   flush(): void {
-    this.guarded(() => this.write(this.open.takeAll()))
+    this.guarded(() => this.write(this.open.allKeys()))
   }
 
   /** Events of open sessions held unwritten (tests, the bench). */
@@ -99,14 +107,25 @@ export class Rollup {
     }
   }
 
-  /** Writes taken-out open sessions, in one transaction with the cursor they let move. */
-  private write(keys: readonly KeyEvents[]): void {
-    if (keys.length === 0 || this.readTo === null) return
+  /**
+   * Writes held open sessions, about WRITE_EVENTS events a transaction, each with the cursor it lets
+   * move (a key stays held until its transaction takes it: the cursor never passes an unwritten event).
+   */
+  private write(ids: readonly string[]): void {
     const upTo = this.readTo
-    this.reports.transaction(() => {
-      for (const key of keys) this.recompute(key, upTo)
-      this.commitRead(upTo)
-    })
+    if (upTo === null) return
+    for (let from = 0; from < ids.length; ) {
+      let to = from
+      for (let events = 0; to < ids.length && events < WRITE_EVENTS; to++) events += this.open.sizeOf(ids[to]!)
+      this.reports.transaction(() => {
+        for (let i = from; i < to; i++) {
+          const key = this.open.take(ids[i]!)
+          if (key !== undefined) this.recompute(key, upTo)
+        }
+        this.commitRead(upTo)
+      })
+      from = to
+    }
   }
 
   /** Read through `upTo`: the stored cursor moves as far as the held open sessions let it. */

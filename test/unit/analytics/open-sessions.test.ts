@@ -131,6 +131,31 @@ describe('open sessions', () => {
     expect(runner.openEvents).toBe(2)
   })
 
+  test('a catch-up writes held sessions in several transactions, the cursor behind each one still held', () => {
+    const db = memoryDb()
+    const now = () => DENSE_START + 10 * MINUTE
+    const runner = new RollupRunner(db, { logger: SILENT_LOGGER, now })
+    appendEvents(db, Array.from({ length: 1_500 }, (_, i) => search(`s${i}`, DENSE_START + i, `c${i}`)))
+    runner.step(10_000)
+    expect(runner.openEvents).toBe(1_500)
+    const original = ReportsDb.prototype.setCursor
+    let calls = 0
+    const setCursor = spyOn(ReportsDb.prototype, 'setCursor').mockImplementation(function (this: ReportsDb, seq: number) {
+      if (++calls === 2) throw new Error('disk full')
+      original.call(this, seq)
+    })
+    try {
+      expect(() => runner.catchUp(10_000)).toThrow('disk full')
+    } finally {
+      setCursor.mockRestore()
+    }
+    // The first 1,000 sessions were written and committed; the stored cursor waits for the 1,001st event.
+    expect(db.query('SELECT count(*) FROM rp_sessions').values()).toEqual([[1_000]])
+    expect(runner.reportsDb.cursor()).toBe(1_000)
+    new RollupRunner(db, { logger: SILENT_LOGGER, now }).catchUp(10_000)
+    expect(db.query('SELECT count(*), sum(searches) FROM rp_sessions').values()).toEqual([[1_500, 1_500]])
+  })
+
   test('a rolled-back write keeps nothing held: the retry counts each event once', () => {
     const db = memoryDb()
     const runner = new RollupRunner(db, { logger: SILENT_LOGGER, now: () => DENSE_START + 10 * MINUTE })
