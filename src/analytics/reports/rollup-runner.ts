@@ -146,7 +146,7 @@ export class RollupRunner {
       this.tick = null
       let caughtUp = true
       try {
-        caughtUp = this.rollup.step(TICK_EVENTS).caughtUp
+        caughtUp = this.step(TICK_EVENTS).caughtUp
         if (caughtUp) caughtUp = !this.backfillSegments(TICK_SESSIONS).pending
       } catch (error) {
         this.options.logger.error('reports rollup failed', { error: String(error) })
