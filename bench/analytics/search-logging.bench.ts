@@ -9,7 +9,8 @@
 //   or two searches, as on a real site, instead of one endless session); result cache off
 //   (SIFT_SEARCH_CACHE=0), so every request searches. Logged events are rolled up for the reports
 //   on the analytics thread meanwhile, as in production: that cost is in the "on" figures (server
-//   CPU counts every thread; front-thread CPU the HTTP thread alone).
+//   CPU counts every thread; front-thread CPU the HTTP thread alone). Each throughput run ends with
+//   a report, which has the rollup write the sessions still held open, inside the CPU window.
 // Notes: the two modes alternate over BENCH_ROUNDS (3) rounds, each on a freshly started server
 //   (index loaded from the snapshot the first start wrote), and the median round is reported:
 //   server and client share 2 cores with whatever else runs (the load average is recorded), so

@@ -25,7 +25,7 @@ import { parseSearchParams } from '@/http/search-params.ts'
 import type { SearchParams } from '@/protocol/search-params.ts'
 import type { Logger } from '@/shared/log.ts'
 import { appendEvents, openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
-import type { BenchRequest } from '../http/search-cases.ts'
+import { buildCases, mixedRequests, type BenchRequest } from '../http/search-cases.ts'
 
 /** Events a flush writes at once: ~1,000 searches/s for the 250 ms flush interval. */
 const BATCH = 250
@@ -83,7 +83,8 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
     for (const batch of batches) appendEvents(db, batch)
     const writer = cpuUs() - t1
     // Rollup: the analytics thread's work over the same events.
-    // Transactions of a background tick's size (TICK_EVENTS), as the analytics thread commits them.
+    // Transactions of a background tick's size (TICK_EVENTS, 250 events); the analytics thread
+    // reads a tick in transactions of ROLLUP_BATCH (100, src/workers/rollup.worker.ts).
     // Its clock at the last search: the shoppers' sessions are open while it reads their events, as
     // on a live server, and the last catch-up writes them, which is what their closing costs.
     const runner = new RollupRunner(db, { logger: SILENT, batchSize: TICK_EVENTS, now: () => start + searches * 50 })
@@ -103,7 +104,6 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
 
 /** Standalone runs: the requests of a prepared data dir's vocabulary (BENCH_DATA_DIR, as the micro profiles take). */
 export async function preparedRequests(): Promise<BenchRequest[]> {
-  const { buildCases, mixedRequests } = await import('../http/search-cases.ts')
   const vocabulary = await Bun.file(join(process.env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'vocabulary.json')).json()
   return mixedRequests(buildCases(vocabulary, 100, 20, 42))
 }

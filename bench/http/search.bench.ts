@@ -1,7 +1,8 @@
 // What's measured: GET/POST /search end to end over HTTP against Sift running as its own OS process:
 //   index build rate (first start = rebuild from SQLite), per-case latency p50/p95/p99 at concurrency 1,
 //   throughput at concurrency 16 (result cache off; then on, over a Zipf-repeated mix), freshness
-//   (write acknowledged → searchable), restart from snapshot, and server RSS per object.
+//   (write acknowledged → searchable), restart from snapshot, and server RSS per object (whole, and
+//   its anonymous part, which the memory target counts).
 // Corpus model: bench/support/corpus.ts (seeded), 10K and 100K objects (1M with BENCH_1M=1), written
 //   into SQLite directly before the server starts (load-catalog.ts). Each case sends BENCH_QUERIES
 //   (200) distinct requests drawn from the catalog's vocabulary after BENCH_WARMUP (40) other ones
@@ -114,7 +115,7 @@ async function measureCases(sift: BenchSift, cases: SearchCase[]) {
   // A fresh process runs cold code: every case's warm-up once first, so the first case is not the
   // one that pays for the JIT.
   await runClient({ baseUrl: sift.url, mode: 'sequential', requests: mixedWarmup(cases) })
-  // The workers warm each new generation's impact prefixes in idle time (seconds of CPU at 1M):
+  // The workers warm each new generation's short and impact prefixes in idle time (seconds of CPU at 1M):
   // measured while that runs, the first cases paid for it (their server CPU was 2.5x the same
   // requests' a minute later). A server in service has long finished by then.
   const idleAfterMs = await waitForIdle(sift)
