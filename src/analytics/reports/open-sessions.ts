@@ -84,10 +84,15 @@ export class OpenSessions {
     return this.keys.get(id)?.events.length ?? 0
   }
 
-  /** The keys whose last event is before `closedBefore`: their sessions are closed. */
-  closedKeys(closedBefore: number): string[] {
+  /**
+   * The keys due to be written by `before`: closed ones (last event before it), and ones whose first
+   * held event is before it, so a session that never goes quiet (a bot, a kiosk) cannot keep the
+   * stored cursor, and what a restart re-reads, back further than that.
+   */
+  dueKeys(before: number): string[] {
     const out: string[] = []
-    for (const [id, open] of this.keys) if (open.maxAt < closedBefore) out.push(id)
+    // minAt <= maxAt: a closed key's first event is before `before` too.
+    for (const [id, open] of this.keys) if (open.minAt < before) out.push(id)
     return out
   }
 

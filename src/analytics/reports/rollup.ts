@@ -31,8 +31,8 @@ export interface RollupOptions {
 }
 
 /**
- * How often (by the rollup's clock) the held open sessions are looked over for closed ones: a
- * closed session is written at most this late, and the look costs a pass over every held key.
+ * How often (by the rollup's clock) the held open sessions are looked over for due ones (closed, or
+ * held for SESSION_GAP_MS): one is written at most this late, and the look passes over every held key.
  */
 const CLOSED_CHECK_MS = 10_000
 
@@ -64,7 +64,7 @@ export class Rollup {
 
   /**
    * Processes at most `maxEvents` pending events, holding those of open sessions, and writes the
-   * held sessions that have closed. Returns how many it read and whether none remain to be read.
+   * held sessions that have closed or been held for SESSION_GAP_MS. Returns how many it read and whether none remain to be read.
    */
   step(maxEvents: number): { processed: number; caughtUp: boolean } {
     return this.guarded(() => {
@@ -78,7 +78,7 @@ export class Rollup {
       const now = this.options.now()
       if (now >= this.nextClosedCheck) {
         this.nextClosedCheck = now + CLOSED_CHECK_MS
-        this.write(this.open.closedKeys(now - SESSION_GAP_MS))
+        this.write(this.open.dueKeys(now - SESSION_GAP_MS))
       }
       return result
     })

@@ -109,6 +109,21 @@ describe('open sessions', () => {
     expect(runner.reportsDb.cursor()).toBe(2)
   })
 
+  test('a session that never goes quiet is written once its first held event is 30 minutes old', () => {
+    const db = memoryDb()
+    let now = DENSE_START
+    const runner = new RollupRunner(db, { logger: SILENT_LOGGER, now: () => now })
+    for (let minute = 0; minute <= 40; minute += 5) {
+      now = DENSE_START + minute * MINUTE
+      appendEvents(db, [search(`m${minute}`, now)])
+      runner.step(1_000)
+    }
+    // Written at 35 minutes with its eight searches; the one at 40 is held, the cursor just before it.
+    expect(db.query('SELECT searches FROM rp_sessions').values()).toEqual([[8]])
+    expect(runner.openEvents).toBe(1)
+    expect(runner.reportsDb.cursor()).toBe(8)
+  })
+
   test('a closed session arriving late is written at once, an open one waits', () => {
     const db = memoryDb()
     const runner = new RollupRunner(db, { logger: SILENT_LOGGER, now: () => DENSE_START + 60 * MINUTE })
