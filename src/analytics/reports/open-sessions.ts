@@ -3,7 +3,8 @@
  * served search most often extends its shopper's open session, and writing that session's rows
  * again after each search (in place, by differences) was most of the rollup's cost. Held here until
  * the session closes (SESSION_GAP_MS without an event, by the rollup's clock), until a report asks
- * for the rollups (RollupRunner.catchUp writes them all), or until the held events pass the cap
+ * for the rollups (RollupRunner.catchUp writes them within its budget, the keys held longest first),
+ * or until the held events pass the cap
  * (the keys held longest go first), a session of ten searches is written once instead of ten times.
  *
  * Why it is safe: the rollup is a recomputation. Writing a key's sessions later, from every event of
@@ -96,9 +97,16 @@ export class OpenSessions {
     return out
   }
 
-  /** Every key held. */
-  allKeys(): string[] {
-    return [...this.keys.keys()]
+  /** The keys held longest, in that order, until they hold at least `minEvents` events (all keys by default). */
+  oldestKeys(minEvents = Infinity): string[] {
+    const out: string[] = []
+    let events = 0
+    for (const [id, open] of this.keys) {
+      if (events >= minEvents) break
+      out.push(id)
+      events += open.events.length
+    }
+    return out
   }
 
   /** The seq of the oldest event held, or null when none is. */

@@ -84,9 +84,16 @@ export class Rollup {
     })
   }
 
-  /** Writes every held open session: the rollups then hold every event read (a report reads them next). */
-  flush(): void {
-    this.guarded(() => this.write(this.open.allKeys()))
+  /**
+   * Writes held open sessions, the ones held longest first, until at least `minEvents` events are
+   * written (all of them by default), so the rollups hold the events read (a report reads them
+   * next). Returns whether none is left held.
+   */
+  flush(minEvents = Infinity): boolean {
+    return this.guarded(() => {
+      this.write(this.open.oldestKeys(minEvents))
+      return this.open.size === 0
+    })
   }
 
   /** Events of open sessions held unwritten (tests, the bench). */

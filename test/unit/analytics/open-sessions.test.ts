@@ -19,8 +19,10 @@ interface Plan {
   sizes: number[]
   /** Chunks before which a new runner starts over the same database (nothing held). */
   restarts: number[]
-  /** Chunks after which a report asks for the rollups (catchUp writes what is held). */
+  /** Chunks after which a report asks for the rollups (catchUp writes what is held, within its budget). */
   reports: number[]
+  /** A report's catch-up budget: all, or a few events (the sessions held longest are written first). */
+  reportBudget: number
   /** Minutes the clock moves a chunk. */
   minutesPerChunk: number
   openEvents: number
@@ -32,6 +34,7 @@ const arbPlan = fc.record({
   sizes: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }),
   restarts: fc.array(fc.integer({ min: 1, max: 20 }), { maxLength: 3 }),
   reports: fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 3 }),
+  reportBudget: fc.oneof(fc.constant(1_000_000), fc.integer({ min: 0, max: 12 })),
   minutesPerChunk: fc.integer({ min: 1, max: 40 }),
   openEvents: fc.oneof(fc.constant(100_000), fc.integer({ min: 1, max: 30 })),
   heldEvents: fc.oneof(fc.constant(100_000), fc.integer({ min: 0, max: 30 })),
@@ -57,7 +60,7 @@ function rolledUp(events: readonly AnalyticsEvent[], plan: Plan): Run {
     if (plan.restarts.includes(chunk)) rollup = runner()
     const size = plan.sizes[chunk % plan.sizes.length]!
     appendEvents(db, events.slice(start, start + size))
-    if (plan.reports.includes(chunk)) rollup.catchUp(1_000_000)
+    if (plan.reports.includes(chunk)) rollup.catchUp(plan.reportBudget)
     else rollup.step(1_000_000)
     if (rollup.openEvents > 0) {
       run.heldSteps++
@@ -66,7 +69,7 @@ function rolledUp(events: readonly AnalyticsEvent[], plan: Plan): Run {
     }
     start += size
   }
-  rollup.catchUp(1_000_000)
+  expect(rollup.catchUp(1_000_000).caughtUp).toBe(true)
   return run
 }
 
@@ -144,6 +147,20 @@ describe('open sessions', () => {
     runner.step(1_000)
     expect(db.query('SELECT client_id, searches FROM rp_sessions').values()).toEqual([['c1', 2]])
     expect(runner.openEvents).toBe(2)
+  })
+
+  test("a report's catch-up writes held sessions within its budget, the ones held longest first", () => {
+    const db = memoryDb()
+    const runner = new RollupRunner(db, { logger: SILENT_LOGGER, now: () => DENSE_START + 10 * MINUTE })
+    appendEvents(db, [search('a1', DENSE_START, 'c1'), search('b1', DENSE_START + MINUTE, 'c2'), search('a2', DENSE_START + 2 * MINUTE, 'c1'), search('c1', DENSE_START + 3 * MINUTE, 'c3')])
+    runner.step(1_000)
+    appendEvents(db, [search('d1', DENSE_START + 4 * MINUTE, 'c4')])
+    // A budget of 3: one pending event read, then held sessions until 2 more events are written (c1's two).
+    expect(runner.catchUp(3)).toEqual({ processed: 1, caughtUp: false })
+    expect(db.query('SELECT client_id, searches FROM rp_sessions').values()).toEqual([['c1', 2]])
+    expect(runner.openEvents).toBe(3)
+    expect(runner.catchUp(3)).toEqual({ processed: 0, caughtUp: true })
+    expect(db.query('SELECT client_id FROM rp_sessions ORDER BY client_id').values()).toEqual([['c1'], ['c2'], ['c3'], ['c4']])
   })
 
   test('a catch-up writes held sessions in several transactions, the cursor behind each one still held', () => {
