@@ -3,9 +3,10 @@
  * the retention purge run on the analytics thread (rollup-thread.ts); this front-thread side keeps
  * the segment definitions and the reads. A report first writes the queued events (flush, on this
  * thread), then, if any stored event is past the rollup's cursor, asks the thread to roll up at most
- * CATCH_UP_BUDGET pending events and waits for its answer, then reads the rollups through this
+ * CATCH_UP_BUDGET events (pending ones read, then held open sessions written) and waits for its
+ * answer, then reads the rollups through this
  * thread's connection (WAL: the thread's commits never block it). So a report sees every event
- * received before it, as ReportsService does in process.
+ * received before it (unless more than the budget is pending or held), as ReportsService does in process.
  * Trending and top items do the same through `catchUpPopularity` before they read the popularity
  * tables.
  */
