@@ -2,10 +2,10 @@
  * Events of shoppers' open sessions that the rollup has read but not yet written (rollup.ts). A
  * served search most often extends its shopper's open session, and writing that session's rows
  * again after each search (in place, by differences) was most of the rollup's cost. Held here until
- * the session closes (SESSION_GAP_MS without an event, by the rollup's clock), until a report asks
- * for the rollups (RollupRunner.catchUp writes them within its budget, the keys held longest first),
- * or until the held events pass the cap
- * (the keys held longest go first), a session of ten searches is written once instead of ten times.
+ * the session closes (SESSION_GAP_MS without an event, by the rollup's clock) or its first held event
+ * is SESSION_GAP_MS old (`dueKeys`), until a report asks for the rollups (RollupRunner.catchUp writes
+ * them within its budget, the keys held longest first), or until the held events pass the cap (the
+ * keys held longest go first): so a session of ten searches is written once instead of ten times.
  *
  * Why it is safe: the rollup is a recomputation. Writing a key's sessions later, from every event of
  * the key read by then, ends in the rows that writing them after each batch would. Only the stored
@@ -121,7 +121,7 @@ export class OpenSessions {
     this.held = 0
   }
 
-  /** Events held (tests, the bench). */
+  /** Events held. */
   get size(): number {
     return this.held
   }

@@ -61,7 +61,7 @@ export class ReportsService {
     await this.runner.stop()
   }
 
-  /** Flushes queued events and rolls up pending ones, at most `budget` of them. */
+  /** Flushes queued events and rolls up at most `budget` events (pending ones read, then held open sessions written: RollupRunner.catchUp). */
   catchUp(budget = CATCH_UP_BUDGET): { processed: number; caughtUp: boolean } {
     this.options.flush?.()
     return this.runner.catchUp(budget)

@@ -32,7 +32,8 @@ export interface RollupOptions {
 
 /**
  * How often (by the rollup's clock) the held open sessions are looked over for due ones (closed, or
- * held for SESSION_GAP_MS): one is written at most this late, and the look passes over every held key.
+ * whose first held event is SESSION_GAP_MS old): one is written at most this late, and the look
+ * passes over every held key.
  */
 const CLOSED_CHECK_MS = 10_000
 
@@ -64,7 +65,8 @@ export class Rollup {
 
   /**
    * Processes at most `maxEvents` pending events, holding those of open sessions, and writes the
-   * held sessions that have closed or been held for SESSION_GAP_MS. Returns how many it read and whether none remain to be read.
+   * held sessions that are due (closed, or first held event SESSION_GAP_MS old: OpenSessions.dueKeys).
+   * Returns how many it read and whether none remain to be read.
    */
   step(maxEvents: number): { processed: number; caughtUp: boolean } {
     return this.guarded(() => {
@@ -209,9 +211,9 @@ export class Rollup {
       lo = Math.min(lo, span.startAt)
       hi = Math.max(hi, span.endAt)
     }
-    // With no stored session near, the batch holds every event of the key in [lo, hi]: an earlier
-    // one would have been rolled up into a session touching this span, and a later one (written
-    // after this batch was read) is rolled up with its own batch. Most served searches start a
+    // With no stored session near, `group` (the key's events read and not yet written) holds every
+    // event of the key in [lo, hi]: an earlier one would have been rolled up into a session touching
+    // this span, and a later one (stored after `upTo`) is rolled up with its own batch. Most served searches start a
     // session, so this skips a read and a JSON parse of the client's events for most of them.
     let events: readonly SeqEvent[] = group.events
     // The summary written for the one stored session when it is held as stored: its rows hold it.

@@ -88,7 +88,7 @@ export class ThreadedReports {
     await this.thread.stop()
   }
 
-  /** Writes queued events, then has the thread roll up at most `budget` pending ones. */
+  /** Writes queued events, then has the thread roll up at most `budget` events (pending ones read, then held open sessions written). */
   catchUp(budget = CATCH_UP_BUDGET): Promise<CatchUpResult> {
     return this.catchUpOn('reports', budget)
   }
