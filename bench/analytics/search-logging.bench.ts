@@ -106,8 +106,9 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   }
   // The rollup writes a shopper's session when it closes (30 minutes on) or when a report asks: these
   // reports have it write the sessions the round left open, so their cost is in the round's CPU.
-  // A report's catch-up writes at most CATCH_UP_BUDGET held events, and the round held at most one
-  // a request. The first report is timed: what a shop's dashboard waits for right after traffic.
+  // A report's catch-up does at most CATCH_UP_BUDGET events of work; the round held at most one a
+  // request, its ~370 warm-up and one-at-a-time ones too (within the first report's budget). The
+  // first report is timed: what a shop's dashboard waits for right after traffic.
   const report = async () => (await signedFetch(sift.url, TRACKER, 'GET', '/breakdown?days=0')).text()
   const reportStart = performance.now()
   await report()

@@ -1,6 +1,6 @@
 // What's measured: the CPU that logging one served search costs Sift, taken apart in process so it
 //   can be set against a search's own CPU (the end-to-end on/off comparison of
-//   search-logging.bench.ts drifts by more than the 5% it looks for). Three parts, each in process
+//   search-logging.bench.ts drifts by more than the 5% it looks for). Four parts, each in process
 //   CPU time per served search:
 //   - request path: building the served event from the parsed request and queueing it (what the
 //     front thread adds to a search before answering);
