@@ -22,9 +22,10 @@ describe('idle warm-up', () => {
     // Other test files' engines may have queued work in this process: drained first.
     finishIdleWork()
     const log: string[] = []
-    // 1 ms steps in 2 ms slices: the work cannot all run in the first slice.
-    queueIdleWork('a', [job('a', 4, log, 1), job('b', 3, log, 1)])
-    queueIdleWork('c', [job('c', 2, log, 1)])
+    // 3 ms steps in 2 ms slices: one step a slice, so the nine take ~27 ms and a loaded machine's
+    // late timer (5 ms asked) still finds some of them queued.
+    queueIdleWork('a', [job('a', 4, log, 3), job('b', 3, log, 3)])
+    queueIdleWork('c', [job('c', 2, log, 3)])
     expect(log).toEqual([])
     await Bun.sleep(5)
     expect(log.length).toBeGreaterThan(0)
