@@ -1,11 +1,13 @@
 // A small shop world for the reporting tests: fast-check generators of event streams (a few
 // clients, items and queries, times spread so 30-minute gaps happen), and a ReportsService over
 // an in-memory analytics database with a fixed clock.
+import { spyOn } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import fc from 'fast-check'
 import type { AnalyticsEvent, EventKind } from '@/analytics/event.ts'
 import { ReportsService } from '@/analytics/reports/reports-service.ts'
 import { appendEvents, EVENTS_MIGRATIONS, migrateComponent } from '@/store/analytics/analytics-db.ts'
+import { ReportsDb } from '@/store/analytics/reports-db.ts'
 import { SILENT_LOGGER } from '@/shared/log.ts'
 
 export const TRACKER = 'shop'
@@ -121,3 +123,21 @@ export const arbDense = fc.array(arbEvents(40), { minLength: 3, maxLength: 8 }).
   eventId: `${k}.${e.eventId}`,
   at: DENSE_START + Math.floor((e.at - DAY0 * 86_400_000) / 30),
 }))))
+
+/**
+ * Runs `work` with the rollup's cursor write failing ('disk full') at its `failAt`-th call from now
+ * (1: the first), so its transaction rolls back there; the other calls write as usual.
+ */
+export function withCursorFailing(failAt: number, work: () => void): void {
+  const original = ReportsDb.prototype.setCursor
+  let calls = 0
+  const setCursor = spyOn(ReportsDb.prototype, 'setCursor').mockImplementation(function (this: ReportsDb, seq: number) {
+    if (++calls === failAt) throw new Error('disk full')
+    original.call(this, seq)
+  })
+  try {
+    work()
+  } finally {
+    setCursor.mockRestore()
+  }
+}

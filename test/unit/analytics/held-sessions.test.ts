@@ -12,9 +12,8 @@ import { RollupRunner } from '@/analytics/reports/rollup-runner.ts'
 import { SessionEvents } from '@/analytics/reports/session-events.ts'
 import { DAY_MS } from '@/analytics/sessions/index.ts'
 import { appendEvents, type SeqEvent } from '@/store/analytics/analytics-db.ts'
-import { ReportsDb } from '@/store/analytics/reports-db.ts'
 import { SILENT_LOGGER } from '@/shared/log.ts'
-import { arbDense, DENSE_START, event, memoryDb, MINUTE, NOW } from '../../property/analytics/report-world.ts'
+import { arbDense, DENSE_START, event, memoryDb, MINUTE, NOW, withCursorFailing } from '../../property/analytics/report-world.ts'
 import { snapshot } from '../../property/analytics/rollup-snapshot.ts'
 
 interface Plan {
@@ -95,14 +94,7 @@ describe('held sessions', () => {
     appendEvents(db, [search('a', DENSE_START), search('b', DENSE_START + 5 * MINUTE)])
     rollup.catchUp(1_000)
     appendEvents(db, [search('late', DENSE_START + 2 * MINUTE)])
-    const setCursor = spyOn(ReportsDb.prototype, 'setCursor').mockImplementationOnce(() => {
-      throw new Error('disk full')
-    })
-    try {
-      expect(() => rollup.catchUp(1_000)).toThrow('disk full')
-    } finally {
-      setCursor.mockRestore()
-    }
+    withCursorFailing(1, () => expect(() => rollup.catchUp(1_000)).toThrow('disk full'))
     rollup.catchUp(1_000)
     expect(db.query('SELECT searches FROM rp_sessions').values()).toEqual([[3]])
   })

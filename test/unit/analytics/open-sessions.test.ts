@@ -3,15 +3,14 @@
 // full. Whatever happens meanwhile (restarts that lose what was held, small holds, closings as the
 // clock moves, reports asking mid-stream), the rows end as one rollup of every event stores them,
 // and the stored cursor never passes a held event.
-import { describe, expect, spyOn, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
 import fc from 'fast-check'
 import type { AnalyticsEvent } from '@/analytics/event.ts'
 import { RollupRunner } from '@/analytics/reports/rollup-runner.ts'
 import { appendEvents } from '@/store/analytics/analytics-db.ts'
-import { ReportsDb } from '@/store/analytics/reports-db.ts'
 import { SILENT_LOGGER } from '@/shared/log.ts'
-import { arbDense, DENSE_START, event, memoryDb, MINUTE, NOW } from '../../property/analytics/report-world.ts'
+import { arbDense, DENSE_START, event, memoryDb, MINUTE, NOW, withCursorFailing } from '../../property/analytics/report-world.ts'
 import { snapshot } from '../../property/analytics/rollup-snapshot.ts'
 
 interface Plan {
@@ -170,17 +169,7 @@ describe('open sessions', () => {
     appendEvents(db, Array.from({ length: 1_500 }, (_, i) => search(`s${i}`, DENSE_START + i, `c${i}`)))
     runner.step(10_000)
     expect(runner.openEvents).toBe(1_500)
-    const original = ReportsDb.prototype.setCursor
-    let calls = 0
-    const setCursor = spyOn(ReportsDb.prototype, 'setCursor').mockImplementation(function (this: ReportsDb, seq: number) {
-      if (++calls === 2) throw new Error('disk full')
-      original.call(this, seq)
-    })
-    try {
-      expect(() => runner.catchUp(10_000)).toThrow('disk full')
-    } finally {
-      setCursor.mockRestore()
-    }
+    withCursorFailing(2, () => expect(() => runner.catchUp(10_000)).toThrow('disk full'))
     // The first 1,000 sessions were written and committed; the stored cursor waits for the 1,001st event.
     expect(db.query('SELECT count(*) FROM rp_sessions').values()).toEqual([[1_000]])
     expect(runner.reportsDb.cursor()).toBe(1_000)
@@ -194,14 +183,7 @@ describe('open sessions', () => {
     appendEvents(db, [search('a', DENSE_START), search('b', DENSE_START + 5 * MINUTE)])
     runner.step(1_000)
     appendEvents(db, [search('c', DENSE_START + 6 * MINUTE)])
-    const setCursor = spyOn(ReportsDb.prototype, 'setCursor').mockImplementationOnce(() => {
-      throw new Error('disk full')
-    })
-    try {
-      expect(() => runner.catchUp(1_000)).toThrow('disk full')
-    } finally {
-      setCursor.mockRestore()
-    }
+    withCursorFailing(1, () => expect(() => runner.catchUp(1_000)).toThrow('disk full'))
     expect(runner.openEvents).toBe(0)
     runner.catchUp(1_000)
     expect(db.query('SELECT searches FROM rp_sessions').values()).toEqual([[3]])
