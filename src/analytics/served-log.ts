@@ -4,7 +4,7 @@
  * with the functions below and hand it to a ServedLog, which only queues it (event-buffer.ts), so
  * logging costs a request an array push. The assistant will add its own builder (kind `assistant`).
  */
-import { randomUUID } from 'node:crypto'
+import { randomUUIDv7 } from 'bun'
 import type { AutocompleteParams, FilterGroup, SearchParams } from '../protocol/search-params.ts'
 import { deviceClass } from './collector/device.ts'
 import type { AnalyticsEvent } from './event.ts'
@@ -30,7 +30,10 @@ function servedEvent(kind: 'search' | 'autocomplete', params: SearchParams | Aut
   if (device !== null) context.device = device
   return {
     trackerId: params.trackerId,
-    eventId: randomUUID(),
+    // Time-ordered (UUIDv7, stamped with the event's time): every stored id goes into the events
+    // table's dedup index, and a random one lands on a random page of it. Over 2M stored events an
+    // insert cost 39.5 µs of CPU with random ids, 17.7 with these (bench/analytics/event-ids.bench.ts).
+    eventId: randomUUIDv7('hex', now),
     at: now,
     kind,
     clientId: params.clientId,

@@ -53,6 +53,16 @@ describe('served searches are logged', () => {
     for (const e of events) expect(e.itemIds).toEqual(first.results.hits.map((h) => h.url))
   })
 
+  test('served event ids are time-ordered UUIDs (v7), in the order served', async () => {
+    // Random ids would land on random pages of the events table's dedup index (event-ids.bench.ts).
+    for (let i = 0; i < 12; i++) await search(s, [['q', i % 2 === 0 ? 'shoes' : 'shirt'], ['client_id', 'sl-order']])
+    const events = await served('sl-order', 12)
+    const ids = events.map((e) => e.eventId)
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(ids).toEqual([...ids].sort())
+    expect(new Set(ids).size).toBe(12)
+  })
+
   test('POST /search is logged with its URL filters', async () => {
     const response = await postSearch(s, { filters: { item: { or: [{ filter: 'color:red' }, { filter: 'color:blue' }] } } }, [['q', 'shoes'], ['f[]', 'type:item'], ['client_id', 'sl-post']])
     expect(response.status).toBe(200)
