@@ -4,8 +4,8 @@
 //   BENCH_1M=1 npm run bench      ... and at 1M objects (takes a while on 2 cores)
 //   npm run bench -- engine       only the benches whose path contains "engine"
 //   npm run bench -- analytics    the analytics benches: ingest, reports (BENCH_EVENTS, default 10M:
-//                                 ~40 min on 2 shared cores), search with served logging on vs off;
-//                                 not part of the plain run (BENCH_ANALYTICS=1 adds them to it)
+//                                 ~40 min on 2 shared cores), search with served logging on vs off,
+//                                 served event ids (~3 min); not part of the plain run (BENCH_ANALYTICS=1 adds them to it)
 import { resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -16,6 +16,7 @@ const BENCHES = [
   'bench/analytics/ingest.bench.ts',
   'bench/analytics/reports.bench.ts',
   'bench/analytics/search-logging.bench.ts',
+  'bench/analytics/event-ids.bench.ts',
 ]
 const only = process.argv[2]
 
