@@ -84,11 +84,11 @@ export function summarizeSession(sessionKey: string, events: readonly AnalyticsE
 
   for (const event of events) {
     if (event.customerId !== null && event.customerId !== '') customerId = event.customerId
-    const context = factsOf(event).context
-    if (context !== null) contexts.add(context)
+    const facts = factsOf(event)
+    if (facts.context !== null) contexts.add(facts.context)
     if (event.kind === 'conversion') converted = true
     if (event.kind !== 'click' && event.kind !== 'conversion') continue
-    for (const itemId of factsOf(event).items) {
+    for (const itemId of facts.items) {
       const entry = event.kind === 'conversion' ? (clickedFrom.get(itemId) ?? latestShowing(entries, itemId, event.at)) : latestShowing(entries, itemId, event.at)
       if (entry === null) continue
       if (event.kind === 'click') clickedFrom.set(itemId, entry)

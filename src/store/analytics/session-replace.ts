@@ -65,21 +65,15 @@ function itemKey(query: string, itemId: string): string {
   return `${query}\u0000${itemId}`
 }
 
-/** Where `now` and `was` first differ by identity; they agree (same objects, same places) before it. */
-function sharedPrefix<T>(now: readonly T[], was: readonly T[]): number {
-  const n = Math.min(now.length, was.length)
-  let i = 0
-  while (i < n && now[i] === was[i]) i++
-  return i
-}
-
 /**
- * The entries of `was` after position `from` that `now` does not hold at the same place (by
- * identity), by key: what a diff must look up. Empty when the two lists are the same objects in order.
+ * The entries of `was` that `now` does not hold at the same place (by identity), by key: what a diff
+ * must look up. Empty when the two lists are the same objects in order. The diffs skip the entries
+ * of `now` held at the same place the same way (`now[i] === was[i]`), so no shared-prefix scan is
+ * needed on top: an entry the same at the same place is passed over on both sides wherever it is.
  */
-function unmatched<T>(now: readonly T[], was: readonly T[], from: number, key: (entry: T) => string): Map<string, T> {
+function unmatched<T>(now: readonly T[], was: readonly T[], key: (entry: T) => string): Map<string, T> {
   const out = new Map<string, T>()
-  for (let i = from; i < was.length; i++) if (was[i] !== now[i]) out.set(key(was[i]!), was[i]!)
+  for (let i = 0; i < was.length; i++) if (was[i] !== now[i]) out.set(key(was[i]!), was[i]!)
   return out
 }
 
@@ -179,9 +173,8 @@ export class SessionReplacer {
   /** Writes the changed query rows; returns the changes of the query totals. */
   private replaceQueries(id: number, s: SessionSummary, storedRows: readonly QueryRow[]): TotalsDelta['queries'] {
     const changes: TotalsDelta['queries'] = []
-    const from = sharedPrefix(s.queries, storedRows)
-    const stored = unmatched(s.queries, storedRows, from, (q) => q.query)
-    for (let i = from; i < s.queries.length; i++) {
+    const stored = unmatched(s.queries, storedRows, (q) => q.query)
+    for (let i = 0; i < s.queries.length; i++) {
       const q = s.queries[i]!
       if (q === storedRows[i]) continue
       const was = stored.get(q.query)
@@ -205,9 +198,8 @@ export class SessionReplacer {
   private replaceItems(id: number, s: SessionSummary, storedRows: readonly ItemRow[]): void {
     // A grown session's items are often the written list itself (grow.ts).
     if (s.items === storedRows) return
-    const from = sharedPrefix(s.items, storedRows)
-    const stored = unmatched(s.items, storedRows, from, (item) => itemKey(item.query, item.itemId))
-    for (let i = from; i < s.items.length; i++) {
+    const stored = unmatched(s.items, storedRows, (item) => itemKey(item.query, item.itemId))
+    for (let i = 0; i < s.items.length; i++) {
       const item = s.items[i]!
       if (item === storedRows[i]) continue
       const key = itemKey(item.query, item.itemId)
@@ -227,12 +219,13 @@ export class SessionReplacer {
     for (const pair of stored) if (!ids.has(pairId(pair))) this.q.deleteFilter.run(id, pair[0], pair[1])
   }
 
-  /** Writes the changed context rows. */
+  /** Writes the changed context rows (distinct strings: the same one at the same place is unchanged). */
   private replaceContexts(id: number, s: SessionSummary, storedRows: readonly string[]): void {
-    const from = sharedPrefix(s.contexts, storedRows)
-    if (from === s.contexts.length && from === storedRows.length) return
-    const stored = new Set(storedRows.slice(from))
-    for (let i = from; i < s.contexts.length; i++) if (!stored.delete(s.contexts[i]!)) this.shared.insertContext.run(id, s.trackerId, s.day, s.contexts[i]!)
-    for (const ctx of stored) this.q.deleteContext.run(id, ctx)
+    const stored = unmatched(s.contexts, storedRows, (ctx) => ctx)
+    for (let i = 0; i < s.contexts.length; i++) {
+      const ctx = s.contexts[i]!
+      if (ctx !== storedRows[i] && !stored.delete(ctx)) this.shared.insertContext.run(id, s.trackerId, s.day, ctx)
+    }
+    for (const ctx of stored.keys()) this.q.deleteContext.run(id, ctx)
   }
 }
