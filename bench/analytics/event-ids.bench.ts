@@ -9,22 +9,24 @@
 //   (250 events, the event buffer's size at ~1,000 searches/s) so the table and the machine's load
 //   are the same for both; SQLite's own page cache is its default (2 MB), the OS page cache is
 //   whatever this VM keeps.
-// Run: npx bun run bench/analytics/event-ids.bench.ts   (BENCH_PREFILL=2000000, BENCH_EVENTS=50000)
+// Run: npx bun run bench/analytics/event-ids.bench.ts   (BENCH_PREFILL=2000000, BENCH_ID_EVENTS=50000;
+//   not BENCH_EVENTS: `npm run bench -- analytics` gives every bench one environment, and that one
+//   sizes reports.bench.ts)
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AnalyticsEvent } from '@/analytics/event.ts'
+import { seededRandom } from '@/shared/random.ts'
 import { appendEvents, openAnalyticsDb } from '@/store/analytics/analytics-db.ts'
 import { median } from '../support/stats.ts'
 
 const PREFILL = Number(process.env.BENCH_PREFILL ?? 2_000_000)
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 50_000)
+const EVENTS = Number(process.env.BENCH_ID_EVENTS ?? 50_000)
 const BATCH = 250
 const CLIENTS = 100_000
 
-let seed = 7
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+const random = seededRandom(7)
 const cpuUs = () => {
   const c = process.cpuUsage()
   return c.user + c.system
