@@ -32,7 +32,7 @@ function servedEvent(kind: 'search' | 'autocomplete', params: SearchParams | Aut
     trackerId: params.trackerId,
     // Time-ordered (UUIDv7, stamped with the event's time): every stored id goes into the events
     // table's dedup index, and a random one lands on a random page of it. Over 2M stored events an
-    // insert cost 39.5 µs of CPU with random ids, 17.7 with these (bench/analytics/event-ids.bench.ts).
+    // insert cost 46.4 µs of CPU with random ids, 20.7 with these (bench/analytics/event-ids.bench.ts).
     eventId: randomUUIDv7('hex', now),
     at: now,
     kind,
