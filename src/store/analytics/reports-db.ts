@@ -12,7 +12,7 @@
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { eventsPast, migrateComponent, rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
-import { storedContribution, summaryContribution } from './filter-users.ts'
+import { PAIR_SELF_ROWS_MIGRATION, storedContribution, summaryContribution } from './filter-users.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
 
@@ -84,6 +84,8 @@ export const REPORTS_MIGRATIONS: readonly string[] = [
   // Segment dims are backfilled in the background (reports-dims.ts).
   DIMS_BACKFILL_MIGRATION,
   QUERY_INDEXES_MIGRATION,
+  // A pair's filter-users scope no longer stores the pair and its name (filter-users.ts).
+  PAIR_SELF_ROWS_MIGRATION,
 ]
 
 export interface StoredSessionSpan {

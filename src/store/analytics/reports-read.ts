@@ -135,7 +135,7 @@ export function filterUsage(db: Database, trackerId: string, range: DayRange, ma
   const dim = match === null ? 0 : dimOf(db, trackerId, match)
   if (pairs.length <= 1 && dim !== null && range.toDay - range.fromDay < FILTER_WINDOW_DAYS) {
     const [pair] = pairs
-    return firstUses(db, trackerId, dim, pair === undefined ? '' : pairScope(pair[0], pair[1]), range)
+    return firstUses(db, trackerId, dim, pair ?? null, range)
   }
   const segment = sessionsOf('s.id', db, trackerId, range, match)
   let sessions: string
@@ -187,24 +187,49 @@ function sessionsWithAll(db: Database, trackerId: string, range: DayRange, pairs
   return [...(common ?? [])]
 }
 
-/** Distinct users per filter from rp_filter_firsts: the days in the window whose previous use was before it (reports-dims.ts). */
-function firstUses(db: Database, trackerId: string, dim: number, scope: string, range: DayRange): FilterUsageRow[] {
-  const rows = db.query(
-    `SELECT level, name, value, chain, SUM(users) AS users FROM rp_filter_firsts
-     WHERE tracker_id = ? AND dim = ? AND scope = ? AND day BETWEEN ? AND ? AND prev_day < ? GROUP BY level, name, value, chain`,
-  ).all(trackerId, dim, scope, range.fromDay, range.toDay, range.fromDay) as { level: number; name: string; value: string; chain: number; users: number }[]
+/**
+ * Distinct users per filter from rp_filter_firsts: the days in the window whose previous use was
+ * before it (reports-dims.ts). Within a pair's scope the pair and its name are not stored: every
+ * session there used the pair, so both count the '' scope's users of the pair (filter-users.ts).
+ */
+function firstUses(db: Database, trackerId: string, dim: number, pair: readonly [string, string] | null, range: DayRange): FilterUsageRow[] {
   const byKey = new Map<string, FilterUsageRow>()
-  for (const row of rows) {
-    const key = `${row.level}\u0000${row.name}\u0000${row.value}`
-    let usage = byKey.get(key)
-    if (usage === undefined) {
-      usage = { name: row.name, value: row.level === 0 ? null : row.value, users: 0, convertedUsers: 0 }
-      byKey.set(key, usage)
+  const add = (rows: FirstUsesRow[]) => {
+    for (const row of rows) {
+      const key = `${row.level}\u0000${row.name}\u0000${row.value}`
+      let usage = byKey.get(key)
+      if (usage === undefined) {
+        usage = { name: row.name, value: row.level === 0 ? null : row.value, users: 0, convertedUsers: 0 }
+        byKey.set(key, usage)
+      }
+      if (row.chain === 0) usage.users = row.users
+      else usage.convertedUsers = row.users
     }
-    if (row.chain === 0) usage.users = row.users
-    else usage.convertedUsers = row.users
+  }
+  const where = 'tracker_id = ? AND dim = ? AND scope = ? AND day BETWEEN ? AND ? AND prev_day < ?'
+  add(db.query(`SELECT level, name, value, chain, SUM(users) AS users FROM rp_filter_firsts WHERE ${where} GROUP BY level, name, value, chain`)
+    .all(trackerId, dim, pair === null ? '' : pairScope(pair[0], pair[1]), range.fromDay, range.toDay, range.fromDay) as FirstUsesRow[])
+  if (pair !== null) {
+    // One index seek a day: the '' scope holds every filter's rows, and a range scan over the window
+    // would read them all to find the pair's (the whole scope is what /filters without pair[] reads).
+    const own = db.query(
+      `WITH RECURSIVE days(day) AS (SELECT ?1 UNION ALL SELECT day + 1 FROM days WHERE day < ?2)
+       SELECT 1 AS level, f.name, f.value, f.chain, SUM(f.users) AS users FROM days CROSS JOIN rp_filter_firsts f
+       WHERE f.tracker_id = ?3 AND f.dim = ?4 AND f.scope = '' AND f.day = days.day AND f.level = 1 AND f.name = ?5 AND f.value = ?6 AND f.prev_day < ?1
+       GROUP BY f.chain`,
+    ).all(range.fromDay, range.toDay, trackerId, dim, pair[0], pair[1]) as FirstUsesRow[]
+    add(own)
+    add(own.map((row) => ({ ...row, level: 0, value: '' })))
   }
   return [...byKey.values()].filter((usage) => usage.users > 0)
+}
+
+interface FirstUsesRow {
+  level: number
+  name: string
+  value: string
+  chain: number
+  users: number
 }
 
 /** `AND <column> IN (sessions of the condition)`: a saved segment's members, else the context rows. */
