@@ -17,6 +17,7 @@ const BENCHES = [
   'bench/analytics/reports.bench.ts',
   'bench/analytics/search-logging.bench.ts',
   'bench/analytics/event-ids.bench.ts',
+  'bench/analytics/shopper-searches.bench.ts',
 ]
 const only = process.argv[2]
 
