@@ -1,12 +1,20 @@
 /**
  * The reads the shopper affinity needs from the `events` table: a shopper's most recent events and
- * the newest seq among them (a cheap validity stamp for the affinity cache). Both walk the
- * `events_by_client (tracker_id, client_id, at)` index, so the cost grows with one shopper's
- * history, never with the shop's. The affinity owns no tables of its own.
+ * the newest seq among them (a cheap validity stamp for the affinity cache). The first walks the
+ * `events_by_client (tracker_id, client_id, at)` index (at most `limit` entries a client id), the
+ * second seeks `events_collector_by_client`: neither grows with the shop's history, nor the stamp
+ * with the shopper's. The affinity owns no tables of its own.
  */
 import { rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
 
 type EventRow = Parameters<typeof rowToEvent>[0]
+
+/**
+ * A client's newest event from the page. Only what the page sent changes a profile (views, clicks,
+ * conversions): Sift's own log of the shopper's searches must not make the cached profile stale on
+ * every search. One seek in the partial index `events_collector_by_client` (its WHERE must match).
+ */
+export const NEWEST_COLLECTOR_SEQ_SQL = "SELECT max(seq) AS seq FROM events WHERE tracker_id = ? AND client_id = ? AND source = 'collector'"
 
 export class AffinityDb {
   private readonly qRecent
@@ -14,9 +22,7 @@ export class AffinityDb {
 
   constructor(db: Database) {
     this.qRecent = db.query('SELECT * FROM events WHERE tracker_id = ? AND client_id = ? ORDER BY at DESC, seq DESC LIMIT ?')
-    // Only what the page sent changes a profile (views, clicks, conversions): Sift's own log of the
-    // shopper's searches must not make the cached profile stale on every search.
-    this.qNewest = db.query("SELECT max(seq) AS seq FROM events WHERE tracker_id = ? AND client_id = ? AND source = 'collector'")
+    this.qNewest = db.query(NEWEST_COLLECTOR_SEQ_SQL)
   }
 
   /** The last `limit` events of any of these client ids, newest first (ties: later insert first). */
