@@ -9,6 +9,7 @@
  */
 import type { Database } from './analytics-db.ts'
 import { eventsPast, migrateComponent } from './analytics-db.ts'
+import { WindowMemo } from './window-memo.ts'
 
 /** The trending thread's cursor: the last event seq it has folded in (read by the thread and by the check for pending events). */
 const CURSOR_SQL = 'SELECT seq FROM trending_cursor WHERE id = 1'
@@ -159,6 +160,8 @@ export class TrendingDb {
   private readonly qShopperSearches
   private readonly qSettings
   private readonly qPutSettings
+  /** The window reads' answers, kept while nothing new is folded (or briefly, when costly: window-memo.ts). */
+  private readonly memo = new WindowMemo(() => this.cursor())
 
   constructor(private readonly db: Database) {
     migrateTrending(db)
@@ -244,8 +247,8 @@ export class TrendingDb {
   }
 
   /** Normalised queries by searches over days [fromDay, toDay], most searched first (ties by text). */
-  topQueries(trackerId: string, fromDay: number, toDay: number, limit: number): QueryCount[] {
-    return this.qTopQueries.all(trackerId, fromDay, toDay, limit) as QueryCount[]
+  topQueries(trackerId: string, fromDay: number, toDay: number, limit: number): readonly QueryCount[] {
+    return this.memo.read(`q\u0000${trackerId}\u0000${fromDay}\u0000${toDay}\u0000${limit}`, () => this.qTopQueries.all(trackerId, fromDay, toDay, limit) as QueryCount[])
   }
 
   /** The most common original spelling of a normalised query, or null. */
@@ -259,8 +262,8 @@ export class TrendingDb {
   }
 
   /** Items by decayed, weighted popularity over days [fromDay, toDay], best first (ties by id). */
-  popular(trackerId: string, fromDay: number, toDay: number, limit: number): ItemScore[] {
-    return this.qPopular.all(trackerId, toDay, fromDay, limit) as ItemScore[]
+  popular(trackerId: string, fromDay: number, toDay: number, limit: number): readonly ItemScore[] {
+    return this.memo.read(`i\u0000${trackerId}\u0000${fromDay}\u0000${toDay}\u0000${limit}`, () => this.qPopular.all(trackerId, toDay, fromDay, limit) as ItemScore[])
   }
 
   /** The popularity of the given items (items without events are left out). */

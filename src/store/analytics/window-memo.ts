@@ -1,0 +1,54 @@
+/**
+ * A memo for the popularity window reads of the front thread (trending queries, popular items):
+ * each sums a 30-day window of per-day rows, a cost that grows with the shop's distinct queries or
+ * items (136 ms at 20,000 distinct queries a day, bench/micro/popularity-window.probe.ts), and
+ * /v2/trending_queries and /v1/top_items are storefront calls, made on page views.
+ *
+ * An answer stays valid while the popularity cursor has not moved (no event folded since). When it
+ * has, an answer that was cheap to compute (under MEMO_MIN_COST_MS) is computed again, so small
+ * shops and tests always see the latest counts; a costly one is reused for up to MEMO_COST_FACTOR
+ * times its own cost (at most MEMO_MAX_AGE_MS), which bounds the share of the front thread spent
+ * recomputing it to about 1/MEMO_COST_FACTOR however busy the storefront is.
+ */
+
+export const MEMO_MIN_COST_MS = 5
+export const MEMO_COST_FACTOR = 50
+export const MEMO_MAX_AGE_MS = 60_000
+/** Most answers kept (least recently computed first out): a key is a tracker, a window and a size. */
+export const MEMO_ENTRIES = 1_000
+
+interface Entry {
+  value: unknown
+  cursor: number
+  at: number
+  costMs: number
+}
+
+export class WindowMemo {
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(
+    private readonly cursor: () => number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The answer for `key`, computed by `compute` unless a valid one is kept. Callers must not mutate it. */
+  read<T>(key: string, compute: () => T): T {
+    const cursor = this.cursor()
+    const kept = this.entries.get(key)
+    if (kept !== undefined && (kept.cursor === cursor || this.reusable(kept))) return kept.value as T
+    const start = this.now()
+    const value = compute()
+    const end = this.now()
+    this.entries.delete(key)
+    this.entries.set(key, { value, cursor, at: end, costMs: end - start })
+    if (this.entries.size > MEMO_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    return value
+  }
+
+  /** A stale answer still served: it was costly, and is younger than its cost allows. */
+  private reusable(entry: Entry): boolean {
+    if (entry.costMs < MEMO_MIN_COST_MS) return false
+    return this.now() - entry.at < Math.min(MEMO_MAX_AGE_MS, MEMO_COST_FACTOR * entry.costMs)
+  }
+}
