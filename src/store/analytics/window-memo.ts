@@ -8,7 +8,9 @@
  * has, an answer that was cheap to compute (under MEMO_MIN_COST_MS) is computed again, so small
  * shops and tests always see the latest counts; a costly one is reused for up to MEMO_COST_FACTOR
  * times its own cost (at most MEMO_MAX_AGE_MS), which bounds the share of the front thread spent
- * recomputing it to about 1/MEMO_COST_FACTOR however busy the storefront is.
+ * recomputing it to about 1/MEMO_COST_FACTOR however busy the storefront is. Costly means the last
+ * two computations of the key both were: one slow run (a GC pause, a cold page, a busy machine)
+ * must not make a cheap answer stale.
  */
 
 export const MEMO_MIN_COST_MS = 5
@@ -22,6 +24,8 @@ interface Entry {
   cursor: number
   at: number
   costMs: number
+  /** The computation before this one was costly too (so this one's cost is not a one-off). */
+  costlyBefore: boolean
 }
 
 export class WindowMemo {
@@ -40,15 +44,16 @@ export class WindowMemo {
     const start = this.now()
     const value = compute()
     const end = this.now()
+    const costlyBefore = kept !== undefined && kept.costMs >= MEMO_MIN_COST_MS
     this.entries.delete(key)
-    this.entries.set(key, { value, cursor, at: end, costMs: end - start })
+    this.entries.set(key, { value, cursor, at: end, costMs: end - start, costlyBefore })
     if (this.entries.size > MEMO_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
     return value
   }
 
   /** A stale answer still served: it was costly, and is younger than its cost allows. */
   private reusable(entry: Entry): boolean {
-    if (entry.costMs < MEMO_MIN_COST_MS) return false
+    if (entry.costMs < MEMO_MIN_COST_MS || !entry.costlyBefore) return false
     return this.now() - entry.at < Math.min(MEMO_MAX_AGE_MS, MEMO_COST_FACTOR * entry.costMs)
   }
 }

@@ -26,6 +26,7 @@ test('the stamp is the newest page event of the client, and served searches leav
 
 test('the stamp is read from the partial index of page events, not by walking the client\'s served searches', () => {
   const db = memoryDb()
-  const plan = (db.query(`EXPLAIN QUERY PLAN ${NEWEST_COLLECTOR_SEQ_SQL}`).all(TRACKER, 'c1') as { detail: string }[]).map((row) => row.detail)
+  // prepare, not query: a cached EXPLAIN statement would hold the connection's schema lock.
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${NEWEST_COLLECTOR_SEQ_SQL}`).all(TRACKER, 'c1') as { detail: string }[]).map((row) => row.detail)
   expect(plan).toEqual([expect.stringContaining('COVERING INDEX events_collector_by_client')])
 })

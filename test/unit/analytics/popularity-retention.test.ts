@@ -109,7 +109,8 @@ describe('purging the popularity tables', () => {
     expect(after.searches.map((r) => r.shopper)).toEqual(['c-old', 'c-shoes'])
     expect(after.links).toEqual(before.links)
     expect(after.links.length).toBe(1)
-    expect(reads(tables)).toEqual(readsBefore)
+    // A fresh reader: the purge moves no cursor, so `tables` could answer the window from its memo.
+    expect(reads(new TrendingDb(db))).toEqual(readsBefore)
 
     // A second run finds nothing more.
     await purge(db, 91)

@@ -1,6 +1,7 @@
 // The popularity window reads' memo (src/store/analytics/window-memo.ts), on a fake clock: answers
 // are kept while the cursor stands; once it moves, a cheap answer is computed again at once and a
-// costly one is reused for MEMO_COST_FACTOR times its cost, never past MEMO_MAX_AGE_MS.
+// costly one (two costly computations in a row) is reused for MEMO_COST_FACTOR times its cost,
+// never past MEMO_MAX_AGE_MS.
 import { expect, test } from 'bun:test'
 import { MEMO_COST_FACTOR, MEMO_ENTRIES, MEMO_MAX_AGE_MS, MEMO_MIN_COST_MS, WindowMemo } from '@/store/analytics/window-memo.ts'
 
@@ -29,27 +30,51 @@ test('a cheap answer is computed again as soon as the cursor moves', () => {
   expect(state.computed).toBe(2)
 })
 
-test('a costly answer is reused for its cost times the factor after the cursor moves, then computed again', () => {
+/** Two computations of `k` at the current cost (cursor 1, then 2): the second answers 2. */
+function costlyTwice(state: ReturnType<typeof world>['state'], read: ReturnType<typeof world>['read']): void {
+  read()
+  state.cursor = 2
+  expect(read()).toBe(2)
+}
+
+test('one slow computation of a cheap answer is not reused', () => {
   const { state, read } = world()
   state.costMs = 20
   read()
   state.cursor = 2
-  state.clock += MEMO_COST_FACTOR * 20 - 1
-  expect(read()).toBe(1)
-  state.clock += 1
   expect(read()).toBe(2)
   expect(state.computed).toBe(2)
+})
+
+test('a costly answer is reused for its cost times the factor after the cursor moves, then computed again', () => {
+  const { state, read } = world()
+  state.costMs = 20
+  costlyTwice(state, read)
+  state.cursor = 3
+  state.clock += MEMO_COST_FACTOR * 20 - 1
+  expect(read()).toBe(2)
+  state.clock += 1
+  expect(read()).toBe(3)
+  expect(state.computed).toBe(3)
+})
+
+test('an answer that took exactly the minimum cost counts as costly', () => {
+  const { state, read } = world()
+  state.costMs = MEMO_MIN_COST_MS
+  costlyTwice(state, read)
+  state.cursor = 3
+  expect(read()).toBe(2)
 })
 
 test('no answer is reused past the maximum age, whatever its cost', () => {
   const { state, read } = world()
   state.costMs = 10 * MEMO_MAX_AGE_MS / MEMO_COST_FACTOR
-  read()
-  state.cursor = 2
+  costlyTwice(state, read)
+  state.cursor = 3
   state.clock += MEMO_MAX_AGE_MS - 1
-  expect(read()).toBe(1)
-  state.clock += 1
   expect(read()).toBe(2)
+  state.clock += 1
+  expect(read()).toBe(3)
 })
 
 test('keys are kept apart, and the oldest computed goes first past the cap', () => {
