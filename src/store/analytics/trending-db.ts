@@ -86,7 +86,7 @@ export const TRENDING_MIGRATIONS: readonly string[] = [
   CREATE INDEX shopper_searches_age ON shopper_searches (tracker_id, at);
   `,
   // A shopper's latest searches are read through the primary key (tracker_id, shopper) and sorted:
-  // the (tracker_id, shopper, at) index cost every upsert a random leaf at scale (48.2 against 11.6
+  // the (tracker_id, shopper, at) index cost every upsert a random leaf at scale (48–53 against 11.6
   // µs of CPU an upsert over 2M rows, bench/analytics/shopper-searches.bench.ts) to spare a sort of
   // one shopper's rows.
   `

@@ -1,7 +1,7 @@
 /**
  * A memo for the popularity window reads of the front thread (trending queries, popular items):
  * each sums a 30-day window of per-day rows, a cost that grows with the shop's distinct queries or
- * items (140 ms at 20,000 distinct queries a day, bench/micro/popularity-window.probe.ts), and
+ * items (137 ms at ~17,000 distinct queries a day, bench/micro/popularity-window.probe.ts), and
  * /v2/trending_queries and /v1/top_items are storefront calls, made on page views.
  *
  * An answer stays valid while the popularity cursor has not moved (no event folded since). When it
