@@ -5,7 +5,8 @@
 //   npm run bench -- engine       only the benches whose path contains "engine"
 //   npm run bench -- analytics    the analytics benches: ingest, reports (BENCH_EVENTS, default 10M:
 //                                 ~40 min on 2 shared cores), search with served logging on vs off,
-//                                 served event ids (~3 min); not part of the plain run (BENCH_ANALYTICS=1 adds them to it)
+//                                 served event ids (~3 min), the shoppers' latest-searches index;
+//                                 not part of the plain run (BENCH_ANALYTICS=1 adds them to it)
 import { resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dir, '..')
