@@ -20,6 +20,7 @@ import {
   andSmallestFirst,
   correctedQueryMarkup,
   evalFilter,
+  evalFilterAll,
   evalLeaf,
   parseQueryText,
   planFilter,
@@ -257,11 +258,7 @@ export class Engine {
     if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
     const fixed = must.length === 0
       ? base
-      : seg.cachedFilter(keys.must, () => {
-        // Each part is a subset of `base` already.
-        const parts = must.map((node) => evalFilter(seg.reader, node, base))
-        return parts.length === 1 ? parts[0]! : andSmallestFirst(parts)
-      })
+      : seg.cachedFilter(keys.must, () => evalFilterAll(seg.reader, must, base))
     const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
     const filtered = groupBms.length === 0 ? fixed : andSmallestFirst([fixed, ...groupBms])
     return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }

@@ -8,6 +8,7 @@
 import { Bitmap, PATH_SEPARATOR, type FieldReader, type SegmentReader } from '@/index/index.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
 import { cachedLeaf } from './leaf-cache.ts'
+import { rangeFromCheckpoints, useCheckpoints } from './range-checkpoints.ts'
 
 const EARTH_RADIUS_KM = 6371.0088
 
@@ -61,7 +62,11 @@ function rangeByOrder(col: Float64Array, order: Uint32Array, lo: number, hi: num
   const a = Number.isNaN(lo) ? 0 : searchOrder(col, order, lo, false)
   const b = Number.isNaN(hi) ? order.length : searchOrder(col, order, hi, true)
   if (a >= b) return Bitmap.empty()
-  return bitmapOfDocs(order.subarray(a, b), b - a, col.length)
+  const numDocs = col.length
+  if (!useCheckpoints(order, numDocs, a, b)) return bitmapOfDocs(order.subarray(a, b), b - a, numDocs)
+  const words = (numDocs + 31) >>> 5
+  if (denseWords.length < words) denseWords = new Uint32Array(words)
+  return rangeFromCheckpoints(order, numDocs, a, b, denseWords)
 }
 
 /** Range over a field's number or date column (cached per field). */
@@ -219,29 +224,71 @@ export function andSmallestFirst(bitmaps: Bitmap[]): Bitmap {
   return acc
 }
 
-/** Evaluates a planned filter on one segment; the result is a new bitmap ⊆ `universe`. */
+/**
+ * Evaluates a planned filter on one segment; the result is a new bitmap ⊆ `universe`.
+ * Inner nodes are evaluated loose (see {@link evalLoose}) and restricted to `universe` once, at
+ * the top: restricting every leaf cost a whole bitmap copy per leaf, and at a million docs those
+ * copies (8 KiB typed arrays, and the collections they bring on) were most of a filter tree's time.
+ */
 export function evalFilter(seg: SegmentReader, node: PlanNode, universe: Bitmap): Bitmap {
   switch (node.kind) {
+    case 'not':
+      return notOf(seg, node.children, universe)
+    case 'or':
+      if (node.children.length > 1) return Bitmap.orMany(node.children.map((c) => evalLoose(seg, c, universe))).andInPlace(universe)
+      return evalFilterAll(seg, node.children, universe, false)
+    case 'and':
+      return evalFilterAll(seg, node.children, universe)
     case 'leaf':
-      return evalLeaf(seg, node.leaf, universe).and(universe)
+      return evalFilterAll(seg, [node], universe)
+  }
+}
+
+/**
+ * The docs of `universe` matching every node (`whenNone`: an empty list means every doc, as an
+ * `and` of nothing, or none, as an `or` of nothing); a new bitmap.
+ */
+export function evalFilterAll(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap, whenNone: 'all' | false = 'all'): Bitmap {
+  if (nodes.length === 0) return whenNone === 'all' ? universe.clone() : Bitmap.empty()
+  const parts: Bitmap[] = [universe]
+  for (const n of nodes) {
+    const bm = evalLoose(seg, n, universe)
+    if (bm.isEmpty()) return Bitmap.empty()
+    parts.push(bm)
+  }
+  return andSmallestFirst(parts)
+}
+
+/**
+ * A node's docs, not necessarily within `universe` (a leaf's may be a cached bitmap: never mutate
+ * the result). Restricting to the universe commutes with and/or, and `not` restricts itself.
+ */
+function evalLoose(seg: SegmentReader, node: PlanNode, universe: Bitmap): Bitmap {
+  switch (node.kind) {
+    case 'leaf':
+      return evalLeaf(seg, node.leaf, universe)
     case 'and': {
-      if (node.children.length === 0) return universe.clone()
+      if (node.children.length === 0) return universe
       const parts: Bitmap[] = []
       for (const c of node.children) {
-        const bm = evalFilter(seg, c, universe)
+        const bm = evalLoose(seg, c, universe)
         if (bm.isEmpty()) return bm
         parts.push(bm)
       }
-      return andSmallestFirst(parts)
+      return parts.length === 1 ? parts[0]! : andSmallestFirst(parts)
     }
     case 'or':
       if (node.children.length === 0) return Bitmap.empty()
-      // One child: its result is already a new bitmap (orMany would copy it).
-      if (node.children.length === 1) return evalFilter(seg, node.children[0]!, universe)
-      return Bitmap.orMany(node.children.map((c) => evalFilter(seg, c, universe)))
-    case 'not': {
-      if (node.children.length === 0) return universe.clone()
-      return universe.andNot(Bitmap.orMany(node.children.map((c) => evalFilter(seg, c, universe))))
-    }
+      if (node.children.length === 1) return evalLoose(seg, node.children[0]!, universe)
+      return Bitmap.orMany(node.children.map((c) => evalLoose(seg, c, universe)))
+    case 'not':
+      return notOf(seg, node.children, universe)
   }
+}
+
+/** `universe − (c1 ∪ c2 ∪ …)`: a doc lacking the field satisfies it; a new bitmap. */
+function notOf(seg: SegmentReader, children: readonly PlanNode[], universe: Bitmap): Bitmap {
+  if (children.length === 0) return universe.clone()
+  if (children.length === 1) return universe.andNot(evalLoose(seg, children[0]!, universe))
+  return universe.andNot(Bitmap.orMany(children.map((c) => evalLoose(seg, c, universe))))
 }

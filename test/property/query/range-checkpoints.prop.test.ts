@@ -1,0 +1,57 @@
+// Property test for src/query/range-checkpoints.ts: a range of a value order taken from the
+// checkpoints (a difference of two prefix bit arrays and a few toggled docs) equals the docs at
+// those positions, for any segment size, share of docs having a value, and range (empty ends,
+// ranges inside one step, ranges that straddle or end on a checkpoint, the whole order).
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { CHECKPOINT_MIN_DOCS, rangeFromCheckpoints, useCheckpoints } from '@/query/range-checkpoints.ts'
+import { seededRandom } from '@/shared/random.ts'
+
+/** The docs having a value (a random share of the segment) in a random order: what numOrder holds. */
+function randomOrder(numDocs: number, share: number, seed: number): Uint32Array {
+  const random = seededRandom(seed)
+  const docs: number[] = []
+  for (let d = 0; d < numDocs; d++) if (random() < share) docs.push(d)
+  for (let i = docs.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[docs[i], docs[j]] = [docs[j]!, docs[i]!]
+  }
+  return Uint32Array.from(docs)
+}
+
+describe('range checkpoints', () => {
+  test('a range from the checkpoints holds exactly the docs at its positions', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: CHECKPOINT_MIN_DOCS, max: 3 * CHECKPOINT_MIN_DOCS }),
+        fc.constantFrom(1, 0.9, 0.3),
+        fc.integer(),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 6 }),
+        (numDocs, share, seed, ranges) => {
+          const order = randomOrder(numDocs, share, seed)
+          const dense = new Uint32Array((numDocs + 31) >>> 5)
+          for (const [x, y] of ranges) {
+            // Any 0 ≤ a < b ≤ n: small naturals give ranges at the start, large ones anywhere.
+            const a = x % order.length
+            const b = a + 1 + (y % (order.length - a))
+            const got = rangeFromCheckpoints(order, numDocs, a, b, dense)
+            const want = Array.from(order.subarray(a, b)).sort((p, q) => p - q)
+            expect(got.size).toBe(want.length)
+            expect(Array.from(got.toArray())).toEqual(want)
+            // The scratch is handed back zeroed.
+            expect(dense.every((w) => w === 0)).toBe(true)
+          }
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
+
+  test('wide ranges of large segments use them, narrow ranges and small segments scatter', () => {
+    const order = randomOrder(1_000_000, 1, 7)
+    expect(useCheckpoints(order, 1_000_000, 0, 500_000)).toBe(true)
+    expect(useCheckpoints(order, 1_000_000, 10, 5_000)).toBe(false)
+    const small = randomOrder(CHECKPOINT_MIN_DOCS - 1, 1, 7)
+    expect(useCheckpoints(small, small.length, 0, small.length)).toBe(false)
+  })
+})
