@@ -168,8 +168,8 @@ export function driftFactor(from: Float64Array, to: Float64Array): number {
  */
 export class ImpactPrefixes {
   private bySegment = new WeakMap<SegmentReader, Map<number, ImpactPrefix>>()
-  /** Segments whose warm-up went through all their common terms (forgotten with the prefixes). */
-  private warmed = new WeakSet<SegmentReader>()
+  /** Segments whose warm-up went through all their common terms, with the table it used (forgotten with the prefixes). */
+  private warmed = new WeakMap<SegmentReader, Float64Array>()
   private cached = 0
   private current: Float64Array | null = null
   private drift = new Map<Float64Array, number>()
@@ -182,18 +182,22 @@ export class ImpactPrefixes {
     this.drift.clear()
   }
 
-  /** The prefix of term `ord`, or null for a term with fewer than `impactTuning.minDf` postings. */
-  prefixOf(r: SegmentReader, ord: number, table: Bm25fTable): ImpactPrefix | null {
+  /**
+   * The prefix of term `ord`, or null for a term with fewer than `impactTuning.minDf` postings.
+   * `refresh` (the warm-up) computes again a prefix kept from another table; a request uses it as is.
+   */
+  prefixOf(r: SegmentReader, ord: number, table: Bm25fTable, refresh = false): ImpactPrefix | null {
     const { minDf, length } = impactTuning
     if (r.termDf[ord]! < minDf || this.current === null) return null
     let terms = this.bySegment.get(r)
     if (terms === undefined) this.bySegment.set(r, (terms = new Map()))
     let prefix = terms.get(ord)
-    if (prefix === undefined || prefix.length !== length) {
+    if (prefix === undefined || prefix.length !== length || (refresh && prefix.factors !== this.current)) {
+      if (prefix !== undefined) this.cached -= prefix.docs.length
       prefix = computeImpactPrefix(r, ord, table, this.current, length)
       if (this.cached + prefix.docs.length > MAX_CACHED_POSTINGS) {
         this.bySegment = new WeakMap()
-        this.warmed = new WeakSet()
+        this.warmed = new WeakMap()
         this.cached = 0
         terms = new Map()
         this.bySegment.set(r, terms)
@@ -210,13 +214,15 @@ export class ImpactPrefixes {
     return prefix === undefined || prefix.length !== impactTuning.length ? null : prefix
   }
 
-  /** Marks a segment's warm-up done, so that later generations over it skip it. */
+  /** Marks a segment's warm-up done under the prepared table, so that later generations under it skip it. */
   markWarmed(r: SegmentReader): void {
-    this.warmed.add(r)
+    if (this.current !== null) this.warmed.set(r, this.current)
   }
 
-  isWarmed(r: SegmentReader): boolean {
-    return this.warmed.has(r)
+  /** True when the segment's warm-up went through under a table of these factors. */
+  isWarmed(r: SegmentReader, factors: Float64Array): boolean {
+    const f = this.warmed.get(r)
+    return f !== undefined && f.every((x, i) => x === factors[i])
   }
 
   /** True while prefixes of `postings` more postings stay within the share `share` of the budget. */
@@ -258,13 +264,13 @@ function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
     step(): boolean {
       ords ??= commonTerms(reader)
       const ord = ords[next]
+      threadImpacts.prepare(table)
       if (ord === undefined || !threadImpacts.hasRoom(Math.min(reader.termDf[ord]!, impactTuning.length), WARM_SHARE)) {
         threadImpacts.markWarmed(reader)
         return false
       }
       next++
-      threadImpacts.prepare(table)
-      threadImpacts.prefixOf(reader, ord, table)
+      threadImpacts.prefixOf(reader, ord, table, true)
       return true
     },
   }
@@ -278,6 +284,7 @@ function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
 export function impactPrefixJobs(readers: readonly SegmentReader[], invAvgLen: Float64Array): IdleJob[] {
   const table = new Bm25fTable()
   table.prepare(invAvgLen)
-  // A segment already warmed (unchanged since an earlier generation) is not listed again.
-  return readers.filter((r) => !threadImpacts.isWarmed(r)).map((r) => warmJob(r, table))
+  // A segment already warmed under this table (unchanged since an earlier generation whose
+  // averages fell on the same grid step, rank/bm25.ts invAvgLength) is not listed again.
+  return readers.filter((r) => !threadImpacts.isWarmed(r, table.factors)).map((r) => warmJob(r, table))
 }

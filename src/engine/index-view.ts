@@ -6,6 +6,7 @@
  */
 import { Bitmap, BitmapCursor, CURSOR_END, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
 import { fuzzyPrefixVariants, MAX_PREFIX_EXPANSIONS, type FieldSchema, type Vocabulary } from '@/query/index.ts'
+import { invAvgLength } from '@/rank/index.ts'
 import { stem, stemFamily } from '@/text/index.ts'
 import { boundedPrefixTerms, boundedVariantTerms } from './prefix-terms.ts'
 import { readerStatics, type ReaderStatics } from './reader-statics.ts'
@@ -159,7 +160,7 @@ export class IndexView implements Vocabulary {
     }
     this.numDocs = numDocs
     this.invAvgLen = new Float64Array(NUM_TEXT_GROUPS)
-    for (let g = 0; g < NUM_TEXT_GROUPS; g++) this.invAvgLen[g] = numDocs > 0 && sums[g]! > 0 ? numDocs / sums[g]! : 1
+    for (let g = 0; g < NUM_TEXT_GROUPS; g++) this.invAvgLen[g] = invAvgLength(numDocs, sums[g]!)
   }
 
   private addSchema(s: SegmentState, name: string): void {

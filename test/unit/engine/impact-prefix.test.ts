@@ -101,7 +101,17 @@ describe('impact prefixes', () => {
       expect(threadImpacts.cachedPrefixOf(r, r.termOrd('lamp'))?.docs.length).toBe(4)
       // Below the minimum postings: walked in doc order, never warmed.
       expect(threadImpacts.cachedPrefixOf(r, r.termOrd('rare'))).toBeNull()
-      expect(threadImpacts.isWarmed(r)).toBe(true)
+      expect(threadImpacts.isWarmed(r, tableOf(Array.from(inv)).factors)).toBe(true)
+      // A later generation under the same table lists no job for the segment.
+      expect(impactPrefixJobs([r], inv)).toHaveLength(0)
+      // Under another table (the averages moved by a grid step) it is warmed again, and its
+      // prefixes are computed again under that table.
+      const moved = Float64Array.from([0.25, 0.5, 0.5, 0.5])
+      expect(threadImpacts.isWarmed(r, tableOf(Array.from(moved)).factors)).toBe(false)
+      queueIdleWork('impact prefix test', impactPrefixJobs([r], moved))
+      finishIdleWork()
+      expect(threadImpacts.isWarmed(r, tableOf(Array.from(moved)).factors)).toBe(true)
+      expect(Array.from(threadImpacts.cachedPrefixOf(r, r.termOrd('lamp'))!.factors)).toEqual(Array.from(tableOf(Array.from(moved)).factors))
     } finally {
       impactTuning.minDf = IMPACT_MIN_DF
     }
