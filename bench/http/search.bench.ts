@@ -1,8 +1,9 @@
 // What's measured: GET/POST /search end to end over HTTP against Sift running as its own OS process:
 //   index build rate (first start = rebuild from SQLite), per-case latency p50/p95/p99 at concurrency 1,
 //   throughput at concurrency 16 (result cache off; then on, over a Zipf-repeated mix), freshness
-//   (write acknowledged → searchable), restart from snapshot, and server RSS per object (whole, and
-//   its anonymous part, which the memory target counts).
+//   (write acknowledged → searchable), two cases again after those writes (the index then holds
+//   small segments beside the large one, as a live shop's does), restart from snapshot, and server
+//   RSS per object (whole, and its anonymous part, which the memory target counts).
 // Corpus model: bench/support/corpus.ts (seeded), 10K and 100K objects (1M with BENCH_1M=1), written
 //   into SQLite directly before the server starts (load-catalog.ts). Each case sends BENCH_QUERIES
 //   (200) distinct requests drawn from the catalog's vocabulary after BENCH_WARMUP (40) other ones
@@ -110,6 +111,8 @@ async function emptyServerMemory(): Promise<ProcMemory> {
 }
 
 const mixedWarmup = (cases: SearchCase[]) => cases.flatMap((c) => c.warmup)
+/** Cases measured again after the freshness writes (see benchSize). */
+const AFTER_WRITES_CASES = ['one word', 'misspelt word']
 
 async function measureCases(sift: BenchSift, cases: SearchCase[]) {
   // A fresh process runs cold code: every case's warm-up once first, so the first case is not the
@@ -180,6 +183,10 @@ async function benchSize(objects: number, empty: ProcMemory) {
   const tputCold = await throughput(a, mixed)
   console.error('  freshness')
   const fresh = await freshness(a.url)
+  // A live shop's index is a large segment plus the small ones its latest writes made: two cases
+  // again in that state (it once made short prefixes and one-word searches several times slower).
+  console.error('  after the writes')
+  const afterWrites = await measureCases(a, cases.filter((c) => AFTER_WRITES_CASES.includes(c.name)))
   const stopped = await a.stop()
   const snapshot = snapshotFiles(dataDir)
 
@@ -215,6 +222,8 @@ async function benchSize(objects: number, empty: ProcMemory) {
     mixedCpuMsPerRequest: mean(latency.filter((row) => !row.diagnostic).map((row) => row.cpuMsPerRequest)),
     throughputCacheOff: { ...tputCold, concurrency: CONCURRENCY, durationS: DURATION_S, distinctRequests: mixed.length, target: TARGETS.qps },
     throughputZipfCacheOn: { ...tputZipf, concurrency: CONCURRENCY, durationS: DURATION_S, distinctRequests: mixed.length, sequenceLength: ZIPF_LENGTH },
+    // The snapshot written at the stop holds the segments the writes left (no write came after).
+    afterWrites: { segments: snapLoaded?.segments ?? null, latency: afterWrites },
     freshness: { runs: FRESHNESS_RUNS, misses: fresh.misses, medianMs: freshStats.p50, p95Ms: freshStats.p95, maxMs: freshStats.max, samplesMs: fresh.samplesMs, target: TARGETS.freshnessMs },
     restart: {
       stopMs: stopped.stopMs,
@@ -262,6 +271,8 @@ function markdown(r: SizeResult): string {
   out.push(`- Sequential mixed-set CPU: ${ms(r.mixedCpuMsPerRequest)} ms/request → at most ~${int((r.machine.cores * 1000) / r.mixedCpuMsPerRequest)} q/s on ${r.machine.cores} cores if the server had them to itself (no client, nothing else running)`)
   out.push(`- Throughput, Zipf-repeated mix of the same requests, result cache on (default), concurrency ${z.concurrency} (${z.tool}): ${int(z.qps)} q/s; p50 ${ms(z.p50Ms)} ms, p99 ${ms(z.p99Ms)} ms; errors ${z.errors}; ${cpu(z)}`)
   const f = r.freshness
+  const aw = r.afterWrites
+  out.push(`- After the ${FRESHNESS_RUNS} writes (the index in ${aw.segments ?? 'several'} segments): ${aw.latency.map((row) => `${row.name} p50 ${ms(row.p50Ms)} / p99 ${ms(row.p99Ms)} ms, ${ms(row.cpuMsPerRequest)} ms CPU`).join('; ')}`)
   out.push(`- Freshness (201 → found by /search), ${f.runs} writes: median **${ms(f.medianMs)} ms**, p95 ${ms(f.p95Ms)} ms, max ${ms(f.maxMs)} ms (target ≤ ${int(f.target)} ms${pass(f.misses === 0 && f.maxMs <= f.target)}); not found within 10 s: ${f.misses}`)
   const s = r.restart
   out.push(`- Restart: SIGTERM → exit ${int(s.stopMs)} ms; spawn → ready **${int(s.spawnToReadyMs)} ms** (target ≤ ${int(s.target)} ms${pass(s.spawnToReadyMs <= s.target)}), of which snapshot load ${int(s.snapshotLoadMs)} ms${s.loadedFromSnapshot ? '' : ' (NOT loaded from snapshot: rebuilt)'}; snapshot ${mb(s.snapshotBytes)} in ${s.snapshotFiles} file(s) = ${int(s.snapshotBytes / r.objects)} B/object`)
