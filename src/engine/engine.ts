@@ -43,6 +43,7 @@ import { IndexView, type EngineSegment, type SegmentState } from './index-view.t
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
 import { wordDocs } from './text-match.ts'
+import { warmedDocsOf } from './warm-word-docs.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
 
 /** One `f` key: its resolved field and the OR of its values. */
@@ -154,7 +155,7 @@ export class Engine {
   warmPrefix(prefix: string): void {
     for (const w of planWords(parseQueryText(prefix), this.view, { prefixLast: true, fuzzy: true })) {
       const key = wordKey(w)
-      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.wordDocsCache.get(key) ?? this.view.segments.map((seg) => wordDocs(seg, w)))
+      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.wordDocsCache.get(key) ?? this.view.segments.map((seg) => warmedDocsOf(seg, w, key)))
     }
   }
 

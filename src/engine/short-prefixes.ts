@@ -14,7 +14,8 @@ import { largestReader } from './prefix-terms.ts'
 export const MAX_WARMED_ONE_CHAR = 48
 /**
  * Most two-character prefixes warmed per generation. Measured at 1M objects (bench/README.md): 256
- * of them add ~200 ms of idle CPU and ~7 MB a worker a generation, and a first word's second
+ * of them add ~200 ms of idle CPU and ~7 MB a worker (the first generation; later ones reuse the
+ * large segment's unions, warm-word-docs.ts), and a first word's second
  * keystroke took ×0.60–0.65 the time (paired in process); past ~400 the rest begin few terms and
  * cost little to plan on demand.
  */

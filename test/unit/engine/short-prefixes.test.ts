@@ -3,7 +3,8 @@
 // never changes an answer.
 import { describe, expect, spyOn, test } from 'bun:test'
 import { MAX_WARMED_ONE_CHAR, prefixesOfLength, shortPrefixesOf, shortPrefixJob } from '@/engine/short-prefixes.ts'
-import { Bitmap } from '@/index/index.ts'
+import { createEngine } from '@/engine/index.ts'
+import { Bitmap, IndexWriter } from '@/index/index.ts'
 import { buildEngine, obj, req } from '../../support/corpus.ts'
 
 const titles = ['blue lamp', 'black lamp', 'brass bowl', 'bright bulb', 'brick wall', 'bridge lamp', 'kinsa blender', 'kinsa bottle', 'red lamp', 'rose vase', 'ümlaut chair', '4k screen', '𠀀𠀁 sign']
@@ -61,6 +62,38 @@ describe('short prefixes', () => {
       // A prefix of three characters is not warmed: its union (bright, brick, bridge) is made by the request.
       warm.search(req({ q: 'bri', prefixLast: true, size: 100 }))
       expect(orMany).toHaveBeenCalled()
+    } finally {
+      orMany.mockRestore()
+    }
+  })
+
+  test('a later generation over the same large segment reuses the unions warmed there', () => {
+    const w = new IndexWriter()
+    for (const o of objects) w.upsert(o)
+    w.commit()
+    const warmAll = (engine: ReturnType<typeof createEngine>): void => {
+      const job = shortPrefixJob(engine.view.segments.map((s) => s.reader), (p) => engine.warmPrefix(p))
+      while (job.step());
+    }
+    const orMany = spyOn(Bitmap, 'orMany')
+    try {
+      warmAll(createEngine(w.segments()))
+      expect(orMany).toHaveBeenCalled()
+      // A write: a new generation, the first segment unchanged beside a small one.
+      w.upsert(obj('n1', { title: 'zebra zoo' }))
+      w.commit()
+      const next = createEngine(w.segments())
+      expect(next.view.segments).toHaveLength(2)
+      orMany.mockClear()
+      warmAll(next)
+      // The small segment holds one term per prefix at most: nothing is unioned again.
+      expect(orMany).not.toHaveBeenCalled()
+      const cold = createEngine(w.segments())
+      for (const q of ['b', 'kinsa b', 'br', 'z']) {
+        const hits = next.search(req({ q, prefixLast: true, size: 100 })).hits
+        expect(hits).toEqual(cold.search(req({ q, prefixLast: true, size: 100 })).hits)
+        expect(hits.length).toBeGreaterThan(0)
+      }
     } finally {
       orMany.mockRestore()
     }
