@@ -43,7 +43,7 @@ import { IndexView, type EngineSegment, type SegmentState } from './index-view.t
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
 import { wordDocs } from './text-match.ts'
-import { warmedDocsOf } from './warm-word-docs.ts'
+import { keptWordDocs, warmedDocsOf } from './warm-word-docs.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
 
 /** One `f` key: its resolved field and the OR of its values. */
@@ -141,7 +141,7 @@ export class Engine {
     const key = wordKey(w)
     let docs = this.warmWordDocs.get(key) ?? this.wordDocsCache.get(key)
     if (docs === undefined) {
-      docs = this.view.segments.map((seg) => wordDocs(seg, w))
+      docs = this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w))
       if (this.wordDocsCache.size >= WORD_DOCS_CACHE_MAX) this.wordDocsCache.delete(this.wordDocsCache.keys().next().value!)
       this.wordDocsCache.set(key, docs)
     }

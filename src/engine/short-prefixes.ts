@@ -9,6 +9,7 @@
 import { prefixRange, type SegmentReader } from '@/index/index.ts'
 import type { IdleJob } from './idle-warmup.ts'
 import { largestReader } from './prefix-terms.ts'
+import { markShortPrefixesWarmed, shortPrefixesWarmed } from './warm-word-docs.ts'
 
 /** Most one-character prefixes warmed per generation (those that begin the most terms). */
 export const MAX_WARMED_ONE_CHAR = 48
@@ -62,18 +63,24 @@ export function shortPrefixesOf(reader: SegmentReader): string[] {
   return [...prefixesOfLength(reader, 1, MAX_WARMED_ONE_CHAR), ...prefixesOfLength(reader, 2, MAX_WARMED_TWO_CHAR)]
 }
 
-/** A job warming the largest segment's short prefixes, one a step, through `warm`. */
+/**
+ * A job warming the largest segment's short prefixes, one a step, through `warm`; nothing when an
+ * earlier generation over the same largest segment went through them (their docs there are kept
+ * per reader: warm-word-docs.ts).
+ */
 export function shortPrefixJob(readers: readonly SegmentReader[], warm: (prefix: string) => void): IdleJob {
+  const largest = largestReader(readers)
   let prefixes: string[] | null = null
   let next = 0
   return {
     step(): boolean {
-      if (prefixes === null) {
-        const largest = largestReader(readers)
-        prefixes = largest === null ? [] : shortPrefixesOf(largest)
-      }
+      if (largest === null || shortPrefixesWarmed(largest)) return false
+      prefixes ??= shortPrefixesOf(largest)
       const prefix = prefixes[next++]
-      if (prefix === undefined) return false
+      if (prefix === undefined) {
+        markShortPrefixesWarmed(largest)
+        return false
+      }
       warm(prefix)
       return true
     },

@@ -1,12 +1,14 @@
 /**
  * The docs of the words the idle warm-up plans (short prefixes, engine/short-prefixes.ts), kept
  * per segment reader across generations. A catalog write publishes a new generation in which the
- * large segment is the same reader, and unioning each short prefix's 64 expansions there again
- * cost every worker ~0.4 s of CPU a generation at 1M objects: for a shop writing once a second,
- * a fifth of a core per worker. A word's docs in a segment depend only on the reader and the
- * word's terms (deleted docs included: wordDocs), so they are keyed by the word's terms, and a
- * generation whose expansions of a prefix differ computes its own. Bounded per reader, least
- * recently warmed first out; a dropped segment takes its entries along (WeakMap).
+ * large segment is the same reader; planning the ~290 short prefixes again and unioning their 64
+ * expansions there cost every worker 370–520 ms of CPU a generation at 1M objects, a fifth of a
+ * core per worker for a shop writing once a second. A word's docs in a segment depend only on the
+ * reader and the word's terms (deleted docs included: wordDocs), so they are keyed by the word's
+ * terms, and requests of any later generation read them (a plan whose expansions differ misses and
+ * unions its own). The warm-up runs once per largest segment: a later generation only plans the
+ * prefixes its requests type. Bounded per reader, least recently warmed first out; a dropped
+ * segment takes its entries along (WeakMaps).
  */
 import type { Bitmap, SegmentReader } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
@@ -32,4 +34,20 @@ export function warmedDocsOf(seg: SegmentState, word: WordPlan, key: string): Bi
   }
   words.set(key, docs)
   return docs
+}
+
+/** The docs of the word whose terms `key` names in `seg`, when a warm-up kept them; else undefined. Do not mutate. */
+export function keptWordDocs(seg: SegmentState, key: string): Bitmap | undefined {
+  return byReader.get(seg.reader)?.get(key)
+}
+
+/** Largest segments whose short prefixes have been warmed (later generations over them skip it). */
+const warmedLargest = new WeakSet<SegmentReader>()
+
+export function markShortPrefixesWarmed(reader: SegmentReader): void {
+  warmedLargest.add(reader)
+}
+
+export function shortPrefixesWarmed(reader: SegmentReader): boolean {
+  return warmedLargest.has(reader)
 }
