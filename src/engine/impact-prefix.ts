@@ -6,7 +6,8 @@
  * the best and stops once the next posting's bound cannot reach the window.
  *
  * A prefix is computed on first use, once per segment and term, under the request's BM25F table
- * (average lengths are a generation's, so they drift as the catalog changes). Later requests under
+ * (average lengths are a generation's, so they drift as the catalog changes; the idle warm-up of a
+ * generation whose table moved computes a segment's prefixes again). Later requests under
  * another table scale every stored score by ρ = max over groups and norm values of f₁/f₀ (at least
  * 1): a tf score is Σ_g s_g·sat(tf_g·f_g(len_g)) with sat concave and sat(0) = 0, so per group
  * sat(tf·f₁) ≤ sat(ρ·tf·f₀) ≤ ρ·sat(tf·f₀), and so for the sum. The stored order is then only a walking order;
@@ -20,10 +21,10 @@ import type { IdleJob } from './idle-warmup.ts'
 export const IMPACT_MIN_DF = 1024
 /** Postings kept per prefix: enough for a window of a few hundred docs to fill and cut. */
 export const IMPACT_PREFIX_LENGTH = 2048
-/** The thresholds in use; tests lower them so that small catalogs take the impact path. */
-export const impactTuning = { minDf: IMPACT_MIN_DF, length: IMPACT_PREFIX_LENGTH }
 /** Prefix postings cached per thread, over every segment and term (about 16 bytes each). */
 const MAX_CACHED_POSTINGS = 2_000_000
+/** The thresholds in use; tests lower them so that small catalogs take the impact path (or fill the budget). */
+export const impactTuning = { minDf: IMPACT_MIN_DF, length: IMPACT_PREFIX_LENGTH, maxCached: MAX_CACHED_POSTINGS }
 
 /** One term's best postings in one segment. */
 export interface ImpactPrefix {
@@ -195,7 +196,7 @@ export class ImpactPrefixes {
     if (prefix === undefined || prefix.length !== length || (refresh && prefix.factors !== this.current)) {
       if (prefix !== undefined) this.cached -= prefix.docs.length
       prefix = computeImpactPrefix(r, ord, table, this.current, length)
-      if (this.cached + prefix.docs.length > MAX_CACHED_POSTINGS) {
+      if (this.cached + prefix.docs.length > impactTuning.maxCached) {
         this.bySegment = new WeakMap()
         this.warmed = new WeakMap()
         this.cached = 0
@@ -227,7 +228,7 @@ export class ImpactPrefixes {
 
   /** True while prefixes of `postings` more postings stay within the share `share` of the budget. */
   hasRoom(postings: number, share: number): boolean {
-    return this.cached + postings <= MAX_CACHED_POSTINGS * share
+    return this.cached + postings <= impactTuning.maxCached * share
   }
 
   /** What multiplies a prefix's stored (unweighted) score to bound the weighted score under the prepared table. */
@@ -256,6 +257,15 @@ function commonTerms(r: SegmentReader): number[] {
   return ords.sort((a, b) => r.termDf[b]! - r.termDf[a]!)
 }
 
+/**
+ * Postings a warm-up step adds to the cache: a prefix kept from another table is replaced, so only
+ * the difference needs room (counting it whole, a warm-up that had filled its share stopped at the
+ * first term once the table moved, and left every prefix a table behind).
+ */
+function growthOf(r: SegmentReader, ord: number): number {
+  return Math.min(r.termDf[ord]!, impactTuning.length) - (threadImpacts.cachedPrefixOf(r, ord)?.docs.length ?? 0)
+}
+
 /** One segment's warm-up: a term's prefix a step, its common terms listed at the first. */
 function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
   let ords: number[] | null = null
@@ -265,7 +275,7 @@ function warmJob(reader: SegmentReader, table: Bm25fTable): IdleJob {
       ords ??= commonTerms(reader)
       const ord = ords[next]
       threadImpacts.prepare(table)
-      if (ord === undefined || !threadImpacts.hasRoom(Math.min(reader.termDf[ord]!, impactTuning.length), WARM_SHARE)) {
+      if (ord === undefined || !threadImpacts.hasRoom(growthOf(reader, ord), WARM_SHARE)) {
         threadImpacts.markWarmed(reader)
         return false
       }

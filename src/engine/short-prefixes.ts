@@ -3,18 +3,18 @@
  * word is one character ("b", "kinsa b") plans up to 64 expansions picked by df over ~100K terms at
  * 1M objects and unions their docs: about 2 ms before any scoring, paid by the first such keystroke
  * of each generation on each worker; two characters ("bl") still cost ~1 ms. There are few such
- * prefixes, shoppers type them all the time, and their words are kept for the generation
- * (Engine.warmPrefix).
+ * prefixes, shoppers type them all the time, and their words' docs are kept per segment reader
+ * across generations (Engine.warmPrefix, warm-word-docs.ts): the warm-up runs once per largest segment.
  */
 import { prefixRange, type SegmentReader } from '@/index/index.ts'
 import type { IdleJob } from './idle-warmup.ts'
 import { largestReader } from './prefix-terms.ts'
 import { markShortPrefixesWarmed, shortPrefixesWarmed } from './warm-word-docs.ts'
 
-/** Most one-character prefixes warmed per generation (those that begin the most terms). */
+/** Most one-character prefixes warmed per largest segment (those that begin the most terms). */
 export const MAX_WARMED_ONE_CHAR = 48
 /**
- * Most two-character prefixes warmed per generation. Measured at 1M objects (bench/README.md): 256
+ * Most two-character prefixes warmed per largest segment. Measured at 1M objects (bench/README.md): 256
  * of them add ~200 ms of idle CPU and ~7 MB a worker (the first generation; later ones reuse the
  * large segment's unions, warm-word-docs.ts), and a first word's second
  * keystroke took ×0.60–0.65 the time (paired in process); past ~400 the rest begin few terms and

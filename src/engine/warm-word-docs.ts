@@ -44,10 +44,12 @@ export function keptWordDocs(seg: SegmentState, key: string): Bitmap | undefined
 /** Largest segments whose short prefixes have been warmed (later generations over them skip it). */
 const warmedLargest = new WeakSet<SegmentReader>()
 
+/** Records that the short-prefix warm-up went through every prefix of `reader` (the largest segment). */
 export function markShortPrefixesWarmed(reader: SegmentReader): void {
   warmedLargest.add(reader)
 }
 
+/** True when an earlier generation's warm-up went through the short prefixes of `reader`. */
 export function shortPrefixesWarmed(reader: SegmentReader): boolean {
   return warmedLargest.has(reader)
 }

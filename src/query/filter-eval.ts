@@ -23,7 +23,7 @@ export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: numb
 
 /** Scratch for column scans, grown on demand (single-threaded worker: module scope is safe). */
 let scanScratch = new Uint32Array(1024)
-/** A dense bit per doc, all zero between calls of {@link bitmapOfDocs}. */
+/** A dense bit per doc, all zero between calls (bitmapOfDocs and rangeFromCheckpoints clear what they set). */
 let denseWords = new Uint32Array(1024)
 
 /** Below this many docs, sorting them beats scattering into a bit per doc of the segment. */
@@ -236,7 +236,7 @@ export function evalFilter(seg: SegmentReader, node: PlanNode, universe: Bitmap)
       return notOf(seg, node.children, universe)
     case 'or':
       if (node.children.length > 1) return Bitmap.orMany(node.children.map((c) => evalLoose(seg, c, universe))).andInPlace(universe)
-      return evalFilterAll(seg, node.children, universe, false)
+      return evalFilterAll(seg, node.children, universe, 'none')
     case 'and':
       return evalFilterAll(seg, node.children, universe)
     case 'leaf':
@@ -248,7 +248,7 @@ export function evalFilter(seg: SegmentReader, node: PlanNode, universe: Bitmap)
  * The docs of `universe` matching every node (`whenNone`: an empty list means every doc, as an
  * `and` of nothing, or none, as an `or` of nothing); a new bitmap.
  */
-export function evalFilterAll(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap, whenNone: 'all' | false = 'all'): Bitmap {
+export function evalFilterAll(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap, whenNone: 'all' | 'none' = 'all'): Bitmap {
   if (nodes.length === 0) return whenNone === 'all' ? universe.clone() : Bitmap.empty()
   const parts: Bitmap[] = [universe]
   for (const n of nodes) {

@@ -42,9 +42,11 @@ export const AVG_LENGTH_STEPS = 1024
  * ties at the window's edge can no longer be cut, so a one-word search walked ~3x the postings. With
  * the exact average every write moved the table (one object in a million changes it by ~1e-6) and
  * the large segment's prefixes, warmed once, stayed a table behind from the first write on. On the
- * grid the table moves only when a catalog change shifts an average by a step, and a 0.07% change
- * of avgLen changes no ranking measurably. Still a function of the alive docs alone: results do
- * not depend on segmentation or on the order of writes.
+ * grid the table moves only when an average crosses the midpoint between two grid values: a
+ * one-object write to a million docs moves an average by about a thousandth of a step, so most
+ * writes leave the table alone (one that crosses moves it, and the warm-up recomputes the
+ * prefixes), and a 0.07% change of avgLen changes no ranking measurably. Still a function of the
+ * alive docs alone: results do not depend on segmentation or on the order of writes.
  */
 export function invAvgLength(numDocs: number, lengthSum: number): number {
   if (numDocs <= 0 || lengthSum <= 0) return 1

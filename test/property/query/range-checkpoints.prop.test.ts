@@ -4,7 +4,7 @@
 // ranges inside one step, ranges that straddle or end on a checkpoint, the whole order).
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { CHECKPOINT_MIN_DOCS, rangeFromCheckpoints, useCheckpoints } from '@/query/range-checkpoints.ts'
+import { CHECKPOINT_MIN_DOCS, CHECKPOINTS, rangeFromCheckpoints, useCheckpoints } from '@/query/range-checkpoints.ts'
 import { seededRandom } from '@/shared/random.ts'
 
 /** The docs having a value (a random share of the segment) in a random order: what numOrder holds. */
@@ -45,6 +45,28 @@ describe('range checkpoints', () => {
       ),
       { numRuns: 40 },
     )
+  })
+
+  test('the edges random ranges rarely reach: the whole order, ranges on checkpoints, inside one step, the last partial step', () => {
+    for (const share of [1, 0.3]) {
+      const numDocs = CHECKPOINT_MIN_DOCS + 123
+      const order = randomOrder(numDocs, share, 11)
+      const n = order.length
+      // The step of a segment this size: CHECKPOINTS checkpoints fit its memory budget.
+      const step = Math.ceil(n / CHECKPOINTS)
+      const last = Math.floor((n - 1) / step) * step
+      const half = Math.floor(step / 2)
+      const ranges: [number, number][] = [
+        [0, n], [0, 1], [n - 1, n], [0, step], [step, 2 * step], [step - 1, step + 1], [2 * step, 5 * step],
+        [last, n], [last - 1, n], [step, n], [0, last], [half, n - half], [half + 1, half + 2], [3 * step + 1, 4 * step - 1],
+      ]
+      const dense = new Uint32Array((numDocs + 31) >>> 5)
+      for (const [a, b] of ranges) {
+        const got = rangeFromCheckpoints(order, numDocs, a, b, dense)
+        expect(Array.from(got.toArray())).toEqual(Array.from(order.subarray(a, b)).sort((p, q) => p - q))
+        expect(dense.every((w) => w === 0)).toBe(true)
+      }
+    }
   })
 
   test('wide ranges of large segments use them, narrow ranges and small segments scatter', () => {

@@ -116,4 +116,38 @@ describe('impact prefixes', () => {
       impactTuning.minDf = IMPACT_MIN_DF
     }
   })
+
+  test('a warm-up that filled its share of the budget computes its prefixes again when the table moves', () => {
+    // lamp (6 postings), desk (5) and sofa (4) are common; vase (4) sits in another segment.
+    const b = new SegmentBuilder()
+    for (let i = 0; i < 6; i++) b.add(obj(`o${i}`, { title: ['lamp', i < 5 ? 'desk' : '', i < 4 ? 'sofa' : ''].join(' ') }))
+    const r = openSegment(encodeSegment(b))
+    const other = new SegmentBuilder()
+    for (let i = 0; i < 4; i++) other.add(obj(`v${i}`, { title: 'vase' }))
+    const v = openSegment(encodeSegment(other))
+    const a = Float64Array.from([0.5, 0.5, 0.5, 0.5])
+    const moved = Float64Array.from([0.25, 0.5, 0.5, 0.5])
+    const saved = { ...impactTuning }
+    impactTuning.minDf = 3
+    try {
+      // Overflowing a budget of one posting clears this thread's prefixes: vase's 4 are then all it holds.
+      impactTuning.maxCached = 1
+      threadImpacts.prepare(tableOf(Array.from(a)))
+      threadImpacts.prefixOf(v, v.termOrd('vase'), tableOf(Array.from(a)))
+      // A warm share of 15 postings: vase, lamp and desk fill it (4 + 6 + 5), sofa is left out.
+      impactTuning.maxCached = 30
+      queueIdleWork('impact prefix test', impactPrefixJobs([r], a))
+      finishIdleWork()
+      expect(threadImpacts.cachedPrefixOf(r, r.termOrd('sofa'))).toBeNull()
+      // The averages move: lamp and desk are computed again in place (the cache does not grow).
+      queueIdleWork('impact prefix test', impactPrefixJobs([r], moved))
+      finishIdleWork()
+      const want = Array.from(tableOf(Array.from(moved)).factors)
+      for (const term of ['lamp', 'desk']) expect(Array.from(threadImpacts.cachedPrefixOf(r, r.termOrd(term))!.factors)).toEqual(want)
+      expect(threadImpacts.cachedPrefixOf(r, r.termOrd('sofa'))).toBeNull()
+      expect(threadImpacts.isWarmed(r, tableOf(Array.from(moved)).factors)).toBe(true)
+    } finally {
+      Object.assign(impactTuning, saved)
+    }
+  })
 })

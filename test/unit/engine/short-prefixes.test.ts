@@ -102,6 +102,20 @@ describe('short prefixes', () => {
         expect(hits[i]!.map((h) => h.identity)).toEqual(cold.search(req({ q, prefixLast: true, size: 100 })).hits.map((h) => h.identity))
         expect(hits[i]!.length).toBeGreaterThan(0)
       })
+      // A rewrite: the kept unions of the large segment still hold o0's old version ("blue lamp"),
+      // now a deleted doc there; the answers stay a fresh engine's.
+      w.upsert(obj('o0', { title: 'green lamp' }))
+      w.commit()
+      const third = createEngine(w.segments())
+      expect(warmAll(third)).toBe(0)
+      const rewritten = new IndexWriter()
+      for (const o of [...objects.slice(1), obj('n1', { title: 'zebra zoo' }), obj('o0', { title: 'green lamp' })]) rewritten.upsert(o)
+      rewritten.commit()
+      const fresh3 = createEngine(rewritten.segments())
+      for (const q of [...queries, 'g', 'bl']) {
+        expect(third.search(req({ q, prefixLast: true, size: 100 })).hits.map((h) => h.identity)).toEqual(fresh3.search(req({ q, prefixLast: true, size: 100 })).hits.map((h) => h.identity))
+      }
+      expect(third.search(req({ q: 'bl', prefixLast: true, size: 100 })).hits.map((h) => h.identity)).not.toContain('o0')
     } finally {
       orMany.mockRestore()
     }

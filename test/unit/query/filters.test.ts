@@ -1,5 +1,7 @@
 // Filter rules of interface.md section 4 (1–8) and decisions.md "Filters", one test per rule.
 import { describe, expect, test } from 'bun:test'
+import { createEngine } from '@/engine/index.ts'
+import { IndexWriter } from '@/index/index.ts'
 import { QueryError } from '@/query/index.ts'
 import { buildEngine, category, ids, obj } from '../../support/corpus.ts'
 
@@ -104,5 +106,38 @@ describe('POST filter tree', () => {
   test('not with several children = none of them; a doc lacking the field satisfies not', () => {
     expect(tree({ kind: 'not', children: [{ kind: 'leaf', key: 'brand', value: 'Acme' }, { kind: 'leaf', key: 'brand', value: 'acme' }] })).toEqual(['c', 'd'])
     expect(tree({ kind: 'not', children: [{ kind: 'leaf', key: 'color', value: 'Red' }] })).toEqual(['b', 'c', 'd'])
+  })
+  test('empty children: and of nothing is every doc, or of nothing none, not of nothing every doc; also nested', () => {
+    const leaf = (key: string, value: string) => ({ kind: 'leaf', key, value })
+    const and = (...children: unknown[]) => ({ kind: 'and', children })
+    const or = (...children: unknown[]) => ({ kind: 'or', children })
+    const not = (...children: unknown[]) => ({ kind: 'not', children })
+    expect(tree(and())).toEqual(['a', 'b', 'c', 'd'])
+    expect(tree(or())).toEqual([])
+    expect(tree(not())).toEqual(['a', 'b', 'c', 'd'])
+    expect(tree(and(or()))).toEqual([])
+    expect(tree(and(and(), leaf('brand', 'Zed')))).toEqual(['c', 'd'])
+    expect(tree(or(and(), leaf('brand', 'Acme')))).toEqual(['a', 'b', 'c', 'd'])
+    expect(tree(or(or(), leaf('brand', 'Acme')))).toEqual(['a'])
+    expect(tree(not(or()))).toEqual(['a', 'b', 'c', 'd'])
+    expect(tree(not(and()))).toEqual([])
+    expect(tree(and(not(not(leaf('brand', 'Zed'))), not()))).toEqual(['c', 'd'])
+  })
+  test('a deleted doc matched by a leaf stays out, however deep the leaf (leaves are restricted once, at the top)', () => {
+    // "a" rewritten as a Zed product: its old version, still Acme and Red, is a deleted doc of the first segment.
+    const w = new IndexWriter()
+    for (const o of catalog) w.upsert(o)
+    w.commit()
+    w.upsert(obj('a', { title: 'Alpha', brand: 'Zed' }))
+    w.commit()
+    const seg = createEngine(w.segments())
+    const t = (x: unknown) => ids(seg, { filterTree: x as never }).sort()
+    const acme = { kind: 'leaf', key: 'brand', value: 'Acme' }
+    const red = { kind: 'leaf', key: 'color', value: 'Red' }
+    expect(t(acme)).toEqual([])
+    expect(t({ kind: 'or', children: [acme, red] })).toEqual([])
+    expect(t({ kind: 'and', children: [{ kind: 'or', children: [acme, { kind: 'leaf', key: 'color', value: 'Green' }] }, { kind: 'not', children: [] }] })).toEqual(['d'])
+    expect(t({ kind: 'or', children: [{ kind: 'and', children: [acme, red] }, { kind: 'not', children: [{ kind: 'leaf', key: 'brand', value: 'Zed' }] }] })).toEqual(['b'])
+    expect(t({ kind: 'not', children: [{ kind: 'or', children: [acme, red] }] })).toEqual(['a', 'b', 'c', 'd'])
   })
 })
