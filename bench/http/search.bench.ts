@@ -223,7 +223,7 @@ async function benchSize(objects: number, empty: ProcMemory) {
     throughputCacheOff: { ...tputCold, concurrency: CONCURRENCY, durationS: DURATION_S, distinctRequests: mixed.length, target: TARGETS.qps },
     throughputZipfCacheOn: { ...tputZipf, concurrency: CONCURRENCY, durationS: DURATION_S, distinctRequests: mixed.length, sequenceLength: ZIPF_LENGTH },
     // The snapshot written at the stop holds the segments the writes left (no write came after).
-    afterWrites: { segments: snapLoaded?.segments ?? null, latency: afterWrites },
+    afterWrites: { segments: snapLoaded === undefined ? null : Number(snapLoaded.segments), latency: afterWrites },
     freshness: { runs: FRESHNESS_RUNS, misses: fresh.misses, medianMs: freshStats.p50, p95Ms: freshStats.p95, maxMs: freshStats.max, samplesMs: fresh.samplesMs, target: TARGETS.freshnessMs },
     restart: {
       stopMs: stopped.stopMs,
@@ -271,9 +271,11 @@ function markdown(r: SizeResult): string {
   out.push(`- Sequential mixed-set CPU: ${ms(r.mixedCpuMsPerRequest)} ms/request → at most ~${int((r.machine.cores * 1000) / r.mixedCpuMsPerRequest)} q/s on ${r.machine.cores} cores if the server had them to itself (no client, nothing else running)`)
   out.push(`- Throughput, Zipf-repeated mix of the same requests, result cache on (default), concurrency ${z.concurrency} (${z.tool}): ${int(z.qps)} q/s; p50 ${ms(z.p50Ms)} ms, p99 ${ms(z.p99Ms)} ms; errors ${z.errors}; ${cpu(z)}`)
   const f = r.freshness
-  const aw = r.afterWrites
-  out.push(`- After the ${FRESHNESS_RUNS} writes (the index in ${aw.segments ?? 'several'} segments): ${aw.latency.map((row) => `${row.name} p50 ${ms(row.p50Ms)} / p99 ${ms(row.p99Ms)} ms, ${ms(row.cpuMsPerRequest)} ms CPU`).join('; ')}`)
   out.push(`- Freshness (201 → found by /search), ${f.runs} writes: median **${ms(f.medianMs)} ms**, p95 ${ms(f.p95Ms)} ms, max ${ms(f.maxMs)} ms (target ≤ ${int(f.target)} ms${pass(f.misses === 0 && f.maxMs <= f.target)}); not found within 10 s: ${f.misses}`)
+  const aw = r.afterWrites
+  // Unknown when the restart did not load the snapshot (rebuilt from SQLite: one segment).
+  const segments = aw.segments === null ? 'an unknown number of' : aw.segments
+  out.push(`- After those ${f.runs} writes (the index in ${segments} segments): ${aw.latency.map((row) => `${row.name} p50 ${ms(row.p50Ms)} / p99 ${ms(row.p99Ms)} ms, ${ms(row.cpuMsPerRequest)} ms server CPU/req`).join('; ')}`)
   const s = r.restart
   out.push(`- Restart: SIGTERM → exit ${int(s.stopMs)} ms; spawn → ready **${int(s.spawnToReadyMs)} ms** (target ≤ ${int(s.target)} ms${pass(s.spawnToReadyMs <= s.target)}), of which snapshot load ${int(s.snapshotLoadMs)} ms${s.loadedFromSnapshot ? '' : ' (NOT loaded from snapshot: rebuilt)'}; snapshot ${mb(s.snapshotBytes)} in ${s.snapshotFiles} file(s) = ${int(s.snapshotBytes / r.objects)} B/object`)
   const m = r.memory
