@@ -107,9 +107,13 @@ const docsPool = new DocsPool()
 /** Words whose docs an engine keeps (oldest dropped first). */
 const WORD_DOCS_CACHE_MAX = 32
 
-/** What a word's docs depend on: its expansions' terms and its parts. */
+/**
+ * What a word's docs depend on: the set of its expansions' terms and its parts. Sorted: a prefix's
+ * expansions come in df order, which a write can reorder without changing the set, and a key in
+ * that order missed the docs kept for the large segment (warm-word-docs.ts) after such a write.
+ */
 function wordKey(w: WordPlan): string {
-  return w.expansions.map((e) => e.term).join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
+  return w.expansions.map((e) => e.term).sort().join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
 }
 
 /** What text matching decided for the whole request. */

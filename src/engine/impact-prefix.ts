@@ -193,7 +193,7 @@ export class ImpactPrefixes {
     let terms = this.bySegment.get(r)
     if (terms === undefined) this.bySegment.set(r, (terms = new Map()))
     let prefix = terms.get(ord)
-    if (prefix === undefined || prefix.length !== length || (refresh && prefix.factors !== this.current)) {
+    if (prefix === undefined || prefix.length !== length || (refresh && !sameFactors(prefix.factors, this.current))) {
       if (prefix !== undefined) this.cached -= prefix.docs.length
       prefix = computeImpactPrefix(r, ord, table, this.current, length)
       if (this.cached + prefix.docs.length > impactTuning.maxCached) {
@@ -223,7 +223,7 @@ export class ImpactPrefixes {
   /** True when the segment's warm-up went through under a table of these factors. */
   isWarmed(r: SegmentReader, factors: Float64Array): boolean {
     const f = this.warmed.get(r)
-    return f !== undefined && f.every((x, i) => x === factors[i])
+    return f !== undefined && sameFactors(f, factors)
   }
 
   /** True while prefixes of `postings` more postings stay within the share `share` of the budget. */
@@ -243,6 +243,14 @@ export class ImpactPrefixes {
     if (rho === undefined) this.drift.set(prefix.factors, (rho = driftFactor(prefix.factors, this.current!)))
     return rho
   }
+}
+
+/**
+ * Tables compared by value: prepare() keeps one array while the values stay, but a table that moves
+ * and moves back (an average crossing a grid midpoint and back) comes as a new array of old values.
+ */
+function sameFactors(a: Float64Array, b: Float64Array): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]))
 }
 
 /** This thread's prefixes (candidate pruning reads them; the warm-up below fills them). */

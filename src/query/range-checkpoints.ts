@@ -13,8 +13,10 @@
  *
  * Built in the worker on the first wide range over a column (one pass over the order), kept in a
  * WeakMap keyed by the order array, so a dropped segment takes its checkpoints along. Memory: up to
- * CHECKPOINTS bit arrays of the segment, at most CHECKPOINT_BUDGET_BYTES per column (4 MB a column
- * at a million docs).
+ * CHECKPOINTS bit arrays of the segment, within CHECKPOINT_BUDGET_BYTES per column down to 2
+ * checkpoints (4 MB a column at a million docs, 16 MB from 4M docs, two bit arrays past 33M). Per
+ * worker it is that for each number or date column a wide range has used, in each segment of
+ * CHECKPOINT_MIN_DOCS or more (a shop's price and a date or two: tens of MB at most at 1M).
  */
 import { Bitmap } from '@/index/index.ts'
 
@@ -34,11 +36,16 @@ interface Checkpoints {
 
 const built = new WeakMap<Uint32Array, Checkpoints>()
 
+/** Checkpoints of a segment of `words` 32-bit words a bit array: as many as the budget holds, 2 to CHECKPOINTS. */
+function checkpointCount(words: number): number {
+  return Math.max(2, Math.min(CHECKPOINTS, Math.floor(CHECKPOINT_BUDGET_BYTES / (words * 4))))
+}
+
 function checkpointsOf(order: Uint32Array, numDocs: number): Checkpoints {
   let cp = built.get(order)
   if (cp !== undefined) return cp
   const words = (numDocs + 31) >>> 5
-  const count = Math.max(2, Math.min(CHECKPOINTS, Math.floor(CHECKPOINT_BUDGET_BYTES / (words * 4))))
+  const count = checkpointCount(words)
   const step = Math.ceil(order.length / count)
   const bits: Uint32Array[] = []
   let prev: Uint32Array | null = null
@@ -72,7 +79,7 @@ export function useCheckpoints(order: Uint32Array, numDocs: number, a: number, b
   if (numDocs < CHECKPOINT_MIN_DOCS) return false
   // A checkpointed range still scatters up to one step and reads every word of the segment.
   const words = (numDocs + 31) >>> 5
-  const step = order.length / Math.max(2, Math.min(CHECKPOINTS, Math.floor(CHECKPOINT_BUDGET_BYTES / (words * 4))))
+  const step = order.length / checkpointCount(words)
   return b - a > step + words
 }
 

@@ -120,4 +120,26 @@ describe('short prefixes', () => {
       orMany.mockRestore()
     }
   })
+
+  test('a write that reorders a prefix\'s expansions by df still reads the kept union', () => {
+    const w = new IndexWriter()
+    for (const o of objects) w.upsert(o)
+    w.commit()
+    const first = createEngine(w.segments())
+    const job = shortPrefixJob(first.view.segments.map((s) => s.reader), (p) => first.warmPrefix(p))
+    while (job.step());
+    // "bulb" (1 product) moves ahead of the other "b" words: the same terms in another order.
+    w.upsert(obj('n2', { title: 'bulb' }))
+    w.commit()
+    const next = createEngine(w.segments())
+    const orMany = spyOn(Bitmap, 'orMany')
+    try {
+      const hits = next.search(req({ q: 'b', prefixLast: true, size: 100 })).hits
+      // The large segment's union of the "b" words is the kept one; the small segment holds one.
+      expect(orMany).not.toHaveBeenCalled()
+      expect(hits.map((h) => h.identity)).toContain('n2')
+    } finally {
+      orMany.mockRestore()
+    }
+  })
 })
