@@ -10,6 +10,22 @@ import { buildEngine, obj, req } from '../../support/corpus.ts'
 const titles = ['blue lamp', 'black lamp', 'brass bowl', 'bright bulb', 'brick wall', 'bridge lamp', 'kinsa blender', 'kinsa bottle', 'red lamp', 'rose vase', 'ümlaut chair', '4k screen', '𠀀𠀁 sign']
 const objects = titles.map((title, i) => obj(`o${i}`, { title }))
 
+/** An index writer holding `objs`, committed (one segment). */
+function committed(objs: readonly ReturnType<typeof obj>[]): IndexWriter {
+  const w = new IndexWriter()
+  for (const o of objs) w.upsert(o)
+  w.commit()
+  return w
+}
+
+/** Runs an engine's short-prefix warm-up to its end; the steps it took. */
+function warmAll(engine: ReturnType<typeof createEngine>): number {
+  const job = shortPrefixJob(engine.view.segments.map((s) => s.reader), (p) => engine.warmPrefix(p))
+  let steps = 0
+  while (job.step()) steps++
+  return steps
+}
+
 describe('short prefixes', () => {
   test('the first one and two characters of the terms, those beginning the most terms first, capped', () => {
     const e = buildEngine(objects)
@@ -68,15 +84,7 @@ describe('short prefixes', () => {
   })
 
   test('a later generation over the same large segment reuses the unions warmed there', () => {
-    const w = new IndexWriter()
-    for (const o of objects) w.upsert(o)
-    w.commit()
-    const warmAll = (engine: ReturnType<typeof createEngine>): number => {
-      const job = shortPrefixJob(engine.view.segments.map((s) => s.reader), (p) => engine.warmPrefix(p))
-      let steps = 0
-      while (job.step()) steps++
-      return steps
-    }
+    const w = committed(objects)
     const orMany = spyOn(Bitmap, 'orMany')
     try {
       expect(warmAll(createEngine(w.segments()))).toBeGreaterThan(0)
@@ -94,10 +102,7 @@ describe('short prefixes', () => {
       const queries = ['b', 'kinsa b', 'br', 'r']
       const hits = queries.map((q) => next.search(req({ q, prefixLast: true, size: 100 })).hits)
       expect(orMany).not.toHaveBeenCalled()
-      const fresh = new IndexWriter()
-      for (const o of [...objects, obj('n1', { title: 'zebra zoo' })]) fresh.upsert(o)
-      fresh.commit()
-      const cold = createEngine(fresh.segments())
+      const cold = createEngine(committed([...objects, obj('n1', { title: 'zebra zoo' })]).segments())
       queries.forEach((q, i) => {
         expect(hits[i]!.map((h) => h.identity)).toEqual(cold.search(req({ q, prefixLast: true, size: 100 })).hits.map((h) => h.identity))
         expect(hits[i]!.length).toBeGreaterThan(0)
@@ -108,10 +113,7 @@ describe('short prefixes', () => {
       w.commit()
       const third = createEngine(w.segments())
       expect(warmAll(third)).toBe(0)
-      const rewritten = new IndexWriter()
-      for (const o of [...objects.slice(1), obj('n1', { title: 'zebra zoo' }), obj('o0', { title: 'green lamp' })]) rewritten.upsert(o)
-      rewritten.commit()
-      const fresh3 = createEngine(rewritten.segments())
+      const fresh3 = createEngine(committed([...objects.slice(1), obj('n1', { title: 'zebra zoo' }), obj('o0', { title: 'green lamp' })]).segments())
       for (const q of [...queries, 'g', 'bl']) {
         expect(third.search(req({ q, prefixLast: true, size: 100 })).hits.map((h) => h.identity)).toEqual(fresh3.search(req({ q, prefixLast: true, size: 100 })).hits.map((h) => h.identity))
       }
@@ -122,12 +124,8 @@ describe('short prefixes', () => {
   })
 
   test('a write that reorders a prefix\'s expansions by df still reads the kept union', () => {
-    const w = new IndexWriter()
-    for (const o of objects) w.upsert(o)
-    w.commit()
-    const first = createEngine(w.segments())
-    const job = shortPrefixJob(first.view.segments.map((s) => s.reader), (p) => first.warmPrefix(p))
-    while (job.step());
+    const w = committed(objects)
+    warmAll(createEngine(w.segments()))
     // "bulb" (1 product) moves ahead of the other "b" words: the same terms in another order.
     w.upsert(obj('n2', { title: 'bulb' }))
     w.commit()
