@@ -4,10 +4,14 @@
  * objects (the hits of "spea" are largely those of "spe"), so a keystroke's 16 hits cost ~0.2 ms
  * of lookups uncached.
  *
- * Entries live as long as the index generation they were read under: a catalog write publishes a
- * new generation within a second (src/indexer/), and the first request under it empties the
- * tracker's entries. So a hit is rendered from an object at least as new as the index that found
- * it, as without the cache. Cached objects are shared: renderers copy, never mutate them.
+ * A hit must be rendered from an object at least as new as the index that found it, as without the
+ * cache. A catalog write publishes a new generation within a second (src/indexer/); the first
+ * request under it drops the tracker's entries that the change log names since the entries were
+ * last checked (one indexed read), and keeps the rest: emptying them all on every generation made
+ * a shop's price and stock feed flush each worker's cache once a write. An entry is read at a store
+ * state no older than its last check, so whatever changed it later is in that read; a burst of more
+ * than CHANGES_CHECKED changes empties the entries instead. Cached objects are shared: renderers
+ * copy, never mutate them.
  */
 import type { CatalogObject } from '../shared/catalog-object.ts'
 
@@ -16,11 +20,21 @@ export interface ObjectSource {
   getMany(trackerId: string, identities: readonly string[]): CatalogObject[]
 }
 
+/** The store the cache reads through: its objects and its change log (the worker's read-only CatalogStore). */
+export interface CachedStore extends ObjectSource {
+  maxSeq(): number
+  changesSince(afterSeq: number, limit: number, trackerId: string | null): readonly { seq: number; identity: string }[]
+}
+
 /** Objects kept per worker over all trackers (a few KB each parsed: ~30 MB at most). */
 export const OBJECT_CACHE_ENTRIES = 10_000
+/** Changes read when a generation moves on; more than this empties the tracker's entries instead. */
+export const CHANGES_CHECKED = 2_000
 
 interface TrackerEntries {
   generation: number
+  /** Change-log position the entries were last checked at: every entry is at least as new. */
+  checkedSeq: number
   objects: Map<string, CatalogObject>
 }
 
@@ -31,13 +45,13 @@ export class ObjectCache {
   constructor(private readonly maxEntries = OBJECT_CACHE_ENTRIES) {}
 
   /** An ObjectSource answering from the cache for the tracker's objects under `generation`. */
-  source(store: ObjectSource, generation: number): ObjectSource {
+  source(store: CachedStore, generation: number): ObjectSource {
     return { getMany: (trackerId, identities) => this.getMany(store, trackerId, generation, identities) }
   }
 
   /** Live objects for these identities (missing ones left out), in the order asked. */
-  getMany(store: ObjectSource, trackerId: string, generation: number, identities: readonly string[]): CatalogObject[] {
-    const entries = this.entriesOf(trackerId, generation)
+  getMany(store: CachedStore, trackerId: string, generation: number, identities: readonly string[]): CatalogObject[] {
+    const entries = this.entriesOf(store, trackerId, generation)
     if (entries === null) return store.getMany(trackerId, identities)
     // The cached ones are marked recently used before the missing ones are stored, and the answer
     // is built from `found`: storing may evict, and must not evict an object this call returns.
@@ -69,12 +83,25 @@ export class ObjectCache {
     return out
   }
 
-  /** The tracker's entries for `generation` (emptied when it moved on), or null for an older generation. */
-  private entriesOf(trackerId: string, generation: number): TrackerEntries | null {
+  /**
+   * The tracker's entries for `generation` (checked against the change log when it moved on), or
+   * null for an older generation.
+   */
+  private entriesOf(store: CachedStore, trackerId: string, generation: number): TrackerEntries | null {
     const entries = this.trackers.get(trackerId)
+    if (entries !== undefined && generation > entries.generation) {
+      const changes = store.changesSince(entries.checkedSeq, CHANGES_CHECKED + 1, trackerId)
+      if (changes.length <= CHANGES_CHECKED) {
+        for (const change of changes) if (entries.objects.delete(change.identity)) this.size--
+        entries.generation = generation
+        if (changes.length > 0) entries.checkedSeq = changes[changes.length - 1]!.seq
+        return entries
+      }
+    }
     if (entries === undefined || generation > entries.generation) {
       this.size -= entries?.objects.size ?? 0
-      const fresh = { generation, objects: new Map<string, CatalogObject>() }
+      // Read before any object is: every entry is then at least as new as this position.
+      const fresh = { generation, checkedSeq: store.maxSeq(), objects: new Map<string, CatalogObject>() }
       this.trackers.set(trackerId, fresh)
       return fresh
     }

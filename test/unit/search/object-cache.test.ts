@@ -1,8 +1,8 @@
 // The worker's object cache over a real store: it answers as the store does, an object written
-// later shows once a newer generation is asked for, an older generation reads through, and it
-// stays within its bound.
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { ObjectCache } from '@/search/object-cache.ts'
+// later shows once a newer generation is asked for while untouched ones stay cached, an older
+// generation reads through, and it stays within its bound.
+import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test'
+import { CHANGES_CHECKED, ObjectCache } from '@/search/object-cache.ts'
 import type { ReadStore, Store } from '@/store/index.ts'
 import { openCatalogFixture, product, titles, type CatalogFixture } from '../../support/catalog-fixture.ts'
 
@@ -40,6 +40,38 @@ describe('ObjectCache', () => {
     // Same generation: the object as the index that found it saw it.
     expect(titles(cache.getMany(reader.catalog, TRACKER, 5, ['p2', 'p4']))).toEqual(['p2=Product 2', 'p4=Product 4'])
     expect(titles(cache.getMany(reader.catalog, TRACKER, 6, ['p2', 'p4']))).toEqual(['p2=Renamed'])
+  })
+
+  test('a newer generation keeps the entries no write touched since they were checked', () => {
+    const cache = new ObjectCache()
+    cache.getMany(reader.catalog, TRACKER, 5, ['p2', 'p3', 'p4'])
+    store.catalog.put(TRACKER, product('p2', 'Renamed'))
+    store.catalog.put('other', product('p3', 'Other shop'))
+    const fetched = spyOn(reader.catalog, 'getMany')
+    try {
+      expect(titles(cache.getMany(reader.catalog, TRACKER, 6, ['p2', 'p3', 'p4']))).toEqual(['p2=Renamed', 'p3=Product 3', 'p4=Product 4'])
+      // Only p2 was read again: another tracker's write to p3 does not touch this tracker's p3.
+      expect(fetched.mock.calls.map((call) => call[1])).toEqual([['p2']])
+      // A write read by an entry already (p2 after generation 6) and one after it (p4).
+      store.catalog.put(TRACKER, product('p4', 'Later'))
+      expect(titles(cache.getMany(reader.catalog, TRACKER, 7, ['p2', 'p4']))).toEqual(['p2=Renamed', 'p4=Later'])
+      expect(fetched.mock.calls.map((call) => call[1])).toEqual([['p2'], ['p4']])
+    } finally {
+      fetched.mockRestore()
+    }
+  })
+
+  test('more changes than it checks empty the entries', () => {
+    const cache = new ObjectCache()
+    cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p1'])
+    for (let i = 0; i <= CHANGES_CHECKED; i++) store.catalog.put(TRACKER, product(`bulk${i}`, `Bulk ${i}`))
+    const fetched = spyOn(reader.catalog, 'getMany')
+    try {
+      expect(titles(cache.getMany(reader.catalog, TRACKER, 2, ['p0', 'p1']))).toEqual(['p0=Product 0', 'p1=Product 1'])
+      expect(fetched.mock.calls.map((call) => call[1])).toEqual([['p0', 'p1']])
+    } finally {
+      fetched.mockRestore()
+    }
   })
 
   test('a task of an older generation reads the store itself and leaves the newer entries alone', () => {
