@@ -1,20 +1,22 @@
-// What's measured: /search while the catalog is being written, as a shop's stock and price feed
-//   writes it: sequential searches (the HTTP bench's "one word" and "two words + 3 facets" cases)
-//   with no writes, then while a writer PATCHes one product's price at a steady rate. Each write
+// What's measured: /search and /autocomplete/v2 while the catalog is being written, as a shop's
+//   stock and price feed writes it: sequential requests (the HTTP bench's "one word" and "two
+//   words + 3 facets" cases, and the autocomplete bench's keystrokes of 20 queries) with no writes,
+//   then while a writer PATCHes one product's price at a steady rate. Each write
 //   publishes a new index generation, which resets the workers' per-generation caches and queues
-//   their idle warm-up. p50/p99 and server CPU a search (all threads: the writes' own cost
+//   their idle warm-up. p50/p99 and server CPU a request (all threads: the writes' own cost
 //   included, which is the point).
 // Corpus model: a copy of a data dir made by search-path.profile.ts (BENCH_DATA_DIR, default
 //   /tmp/prof1m: 1M objects), so the original stays unwritten; result cache off. The writer picks
 //   item-0 .. item-899999, so the dir must hold 1M objects; only acknowledged writes are counted.
 // Notes: BENCH_WRITE_RATES (default 0,2,10) lists the writes a second of each phase; BENCH_PASSES
-//   (default 3) repeats each case's 200 requests within a phase, so a phase spans several writes.
+//   (default 3) repeats each case's requests within a phase, so a phase spans several writes.
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/http/search-under-writes.probe.ts
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { signedFetch } from '../../test/support/sift-server.ts'
 import { seededRandom } from '@/shared/random.ts'
+import { keystrokes, typedQueries, warmupKeystrokes } from './autocomplete-cases.ts'
 import { BENCH_TRACKER, buildCases } from './search-cases.ts'
 import { cpuPerRequest, runClient, startBenchSift, threadCpu, waitForIdle, type BenchSift } from './sift-runner.ts'
 import { stats } from '../support/stats.ts'
@@ -63,14 +65,19 @@ let started: BenchSift | null = null
 try {
   cpSync(source, dataDir, { recursive: true })
   const vocabulary = await Bun.file(join(dataDir, 'vocabulary.json')).json()
-  const cases = buildCases(vocabulary, 200, 40, 42).filter((c) => c.name === 'one word' || c.name === 'two words + 3 facets')
+  const typed = typedQueries(vocabulary, 20, 42)
+  const cases = [
+    ...buildCases(vocabulary, 200, 40, 42).filter((c) => c.name === 'one word' || c.name === 'two words + 3 facets'),
+    // Consecutive keystrokes show mostly the same objects: the case the workers' object cache is for.
+    { name: 'autocomplete keystrokes', requests: keystrokes(typed).map((k) => k.request), warmup: warmupKeystrokes(vocabulary, typed, 20, 43).map((k) => k.request) },
+  ]
   const sift = await startBenchSift(dataDir, TRACKER, { SIFT_SEARCH_CACHE: '0' })
   started = sift
   await runClient({ baseUrl: sift.url, mode: 'sequential', requests: cases.flatMap((c) => c.warmup) })
   await waitForIdle(sift)
   const random = seededRandom(11)
   const byThread: { rate: number; name: string; ms: Record<string, number> }[] = []
-  console.log('| writes/s | case | p50 ms | p99 ms | server CPU ms a search | writes done |')
+  console.log('| writes/s | case | p50 ms | p99 ms | server CPU ms a request | writes done |')
   console.log('|---:|---|---:|---:|---:|---:|')
   for (const rate of rates) {
     for (const c of cases) {
