@@ -2,7 +2,7 @@
 // later shows once a newer generation is asked for while untouched ones stay cached, an older
 // generation reads through, and it stays within its bound.
 import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test'
-import { CHANGES_CHECKED, ObjectCache } from '@/search/object-cache.ts'
+import { CHANGES_CHECKED, ObjectCache, type CachedStore } from '@/search/object-cache.ts'
 import type { ReadStore, Store } from '@/store/index.ts'
 import { openCatalogFixture, product, titles, type CatalogFixture } from '../../support/catalog-fixture.ts'
 
@@ -56,6 +56,61 @@ describe('ObjectCache', () => {
       store.catalog.put(TRACKER, product('p4', 'Later'))
       expect(titles(cache.getMany(reader.catalog, TRACKER, 7, ['p2', 'p4']))).toEqual(['p2=Renamed', 'p4=Later'])
       expect(fetched.mock.calls.map((call) => call[1])).toEqual([['p2'], ['p4']])
+    } finally {
+      fetched.mockRestore()
+    }
+  })
+
+  test('a write committed right after the cache read the store shows under the next generation', () => {
+    // The store as the worker reads it, with a write landing just after a read returns (a writer
+    // committing between the cache's reads): the position the entries count as checked must come
+    // from a read made before the objects were read, never after, or that write would never drop them.
+    let afterObjects: (() => void) | null = null
+    let afterChanges: (() => void) | null = null
+    const source: CachedStore = {
+      getMany(trackerId, identities) {
+        const out = reader.catalog.getMany(trackerId, identities)
+        const write = afterObjects
+        afterObjects = null
+        write?.()
+        return out
+      },
+      maxSeq: () => reader.catalog.maxSeq(),
+      changesSince(afterSeq, limit, trackerId) {
+        const out = reader.catalog.changesSince(afterSeq, limit, trackerId)
+        const write = afterChanges
+        afterChanges = null
+        write?.()
+        return out
+      },
+    }
+    const cache = new ObjectCache()
+    // New entries: p2 is written just after it was read.
+    afterObjects = () => store.catalog.put(TRACKER, product('p2', 'Renamed'))
+    expect(titles(cache.getMany(source, TRACKER, 1, ['p2', 'p4']))).toEqual(['p2=Product 2', 'p4=Product 4'])
+    // Checked entries: p3 (read now) and p4 (kept) are written just after p3 was read.
+    afterObjects = () => {
+      store.catalog.put(TRACKER, product('p3', 'Later'))
+      store.catalog.put(TRACKER, product('p4', 'Later'))
+    }
+    expect(titles(cache.getMany(source, TRACKER, 2, ['p2', 'p3', 'p4']))).toEqual(['p2=Renamed', 'p3=Product 3', 'p4=Product 4'])
+    expect(titles(cache.getMany(source, TRACKER, 3, ['p2', 'p3', 'p4', 'p5']))).toEqual(['p2=Renamed', 'p3=Later', 'p4=Later', 'p5=Product 5'])
+    // And just after the change log was read: p5 (kept) is written between the check and the reads.
+    store.catalog.put(TRACKER, product('p6', 'Touched'))
+    afterChanges = () => store.catalog.put(TRACKER, product('p5', 'Later'))
+    expect(titles(cache.getMany(source, TRACKER, 4, ['p5']))).toEqual(['p5=Product 5'])
+    expect(titles(cache.getMany(source, TRACKER, 5, ['p5']))).toEqual(['p5=Later'])
+  })
+
+  test('objects dropped by the check leave room: no entry is evicted for them', () => {
+    const cache = new ObjectCache(3)
+    cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p1', 'p2'])
+    store.catalog.put(TRACKER, product('p0', 'Renamed'))
+    expect(titles(cache.getMany(reader.catalog, TRACKER, 2, ['p0']))).toEqual(['p0=Renamed'])
+    const fetched = spyOn(reader.catalog, 'getMany')
+    try {
+      expect(titles(cache.getMany(reader.catalog, TRACKER, 2, ['p1', 'p2']))).toEqual(['p1=Product 1', 'p2=Product 2'])
+      expect(fetched.mock.calls).toEqual([])
     } finally {
       fetched.mockRestore()
     }
