@@ -177,9 +177,8 @@ export class ImpactPrefixes {
 
   /** Takes the request's table: prefixes computed from now on record it. */
   prepare(table: Bm25fTable): void {
-    const f = table.factors
-    if (this.current !== null && this.current.every((x, i) => x === f[i])) return
-    this.current = f.slice()
+    if (this.current !== null && sameFactors(this.current, table.factors)) return
+    this.current = table.factors.slice()
     this.drift.clear()
   }
 

@@ -12,6 +12,7 @@
  */
 import type { Bitmap, SegmentReader } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
+import { cachedPerOwner } from '@/shared/memo.ts'
 import type { SegmentState } from './index-view.ts'
 import { wordDocs } from './text-match.ts'
 
@@ -22,18 +23,7 @@ const byReader = new WeakMap<SegmentReader, Map<string, Bitmap>>()
 
 /** The docs of `word` (whose terms `key` names) in `seg`, from an earlier generation when it warmed the same word. Do not mutate. */
 export function warmedDocsOf(seg: SegmentState, word: WordPlan, key: string): Bitmap {
-  let words = byReader.get(seg.reader)
-  if (words === undefined) byReader.set(seg.reader, (words = new Map()))
-  let docs = words.get(key)
-  if (docs !== undefined) {
-    // Map order is insertion order: re-inserting marks the word most recently warmed.
-    words.delete(key)
-  } else {
-    docs = wordDocs(seg, word)
-    if (words.size >= WARM_WORDS_PER_READER) words.delete(words.keys().next().value!)
-  }
-  words.set(key, docs)
-  return docs
+  return cachedPerOwner(byReader, seg.reader, key, WARM_WORDS_PER_READER, () => wordDocs(seg, word))
 }
 
 /** The docs of the word whose terms `key` names in `seg`, when a warm-up kept them; else undefined. Do not mutate. */

@@ -26,15 +26,20 @@ let scanScratch = new Uint32Array(1024)
 /** A dense bit per doc, all zero between calls (bitmapOfDocs and rangeFromCheckpoints clear what they set). */
 let denseWords = new Uint32Array(1024)
 
+/** The zeroed dense scratch as `numDocs` bits (a bit per doc), grown on demand. */
+function denseScratch(numDocs: number): Uint32Array {
+  const words = (numDocs + 31) >>> 5
+  if (denseWords.length < words) denseWords = new Uint32Array(words)
+  return denseWords.subarray(0, words)
+}
+
 /** Below this many docs, sorting them beats scattering into a bit per doc of the segment. */
 const SORT_MAX_DOCS = 4096
 
 /** The bitmap of `docs[0, count)` (distinct DocIds below `numDocs`, any order). */
 function bitmapOfDocs(docs: Uint32Array, count: number, numDocs: number): Bitmap {
   if (count <= SORT_MAX_DOCS) return Bitmap.fromSorted(docs.slice(0, count).sort())
-  const words = (numDocs + 31) >>> 5
-  if (denseWords.length < words) denseWords = new Uint32Array(words)
-  const dense = denseWords.subarray(0, words)
+  const dense = denseScratch(numDocs)
   for (let i = 0; i < count; i++) {
     const d = docs[i]!
     dense[d >>> 5]! |= 1 << (d & 31)
@@ -64,9 +69,7 @@ function rangeByOrder(col: Float64Array, order: Uint32Array, lo: number, hi: num
   if (a >= b) return Bitmap.empty()
   const numDocs = col.length
   if (!useCheckpoints(order, numDocs, a, b)) return bitmapOfDocs(order.subarray(a, b), b - a, numDocs)
-  const words = (numDocs + 31) >>> 5
-  if (denseWords.length < words) denseWords = new Uint32Array(words)
-  return rangeFromCheckpoints(order, numDocs, a, b, denseWords)
+  return rangeFromCheckpoints(order, numDocs, a, b, denseScratch(numDocs))
 }
 
 /** Range over a field's number or date column (cached per field). */
@@ -235,21 +238,19 @@ export function evalFilter(seg: SegmentReader, node: PlanNode, universe: Bitmap)
     case 'not':
       return notOf(seg, node.children, universe)
     case 'or':
-      if (node.children.length > 1) return Bitmap.orMany(node.children.map((c) => evalLoose(seg, c, universe))).andInPlace(universe)
-      return evalFilterAll(seg, node.children, universe, 'none')
+      if (node.children.length === 0) return Bitmap.empty()
+      if (node.children.length === 1) return evalFilter(seg, node.children[0]!, universe)
+      return Bitmap.orMany(node.children.map((c) => evalLoose(seg, c, universe))).andInPlace(universe)
     case 'and':
       return evalFilterAll(seg, node.children, universe)
     case 'leaf':
-      return evalFilterAll(seg, [node], universe)
+      return evalLeaf(seg, node.leaf, universe).and(universe)
   }
 }
 
-/**
- * The docs of `universe` matching every node (`whenNone`: an empty list means every doc, as an
- * `and` of nothing, or none, as an `or` of nothing); a new bitmap.
- */
-export function evalFilterAll(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap, whenNone: 'all' | 'none' = 'all'): Bitmap {
-  if (nodes.length === 0) return whenNone === 'all' ? universe.clone() : Bitmap.empty()
+/** The docs of `universe` matching every node (an empty list: every doc, as an `and` of nothing); a new bitmap. */
+export function evalFilterAll(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap): Bitmap {
+  if (nodes.length === 0) return universe.clone()
   const parts: Bitmap[] = [universe]
   for (const n of nodes) {
     const bm = evalLoose(seg, n, universe)

@@ -7,6 +7,7 @@
  * its entries along.
  */
 import type { Bitmap, FieldReader } from '@/index/index.ts'
+import { cachedPerOwner } from '@/shared/memo.ts'
 
 /** Most cached leaves per field. */
 export const LEAF_CACHE_MAX = 16
@@ -15,20 +16,5 @@ const caches = new WeakMap<FieldReader, Map<string, Bitmap>>()
 
 /** The cached result of `key` on field `f`, computing and caching it on a miss. */
 export function cachedLeaf(f: FieldReader, key: string, compute: () => Bitmap): Bitmap {
-  let cache = caches.get(f)
-  if (cache === undefined) {
-    cache = new Map()
-    caches.set(f, cache)
-  }
-  let bm = cache.get(key)
-  if (bm !== undefined) {
-    // Map order is insertion order: re-inserting marks the entry most recently used.
-    cache.delete(key)
-    cache.set(key, bm)
-    return bm
-  }
-  bm = compute()
-  if (cache.size >= LEAF_CACHE_MAX) cache.delete(cache.keys().next().value!)
-  cache.set(key, bm)
-  return bm
+  return cachedPerOwner(caches, f, key, LEAF_CACHE_MAX, compute)
 }

@@ -12,3 +12,27 @@ export function memo<K, V>(cache: Map<K, V>, max: number, key: K, compute: () =>
   }
   return value
 }
+
+/**
+ * The value of `key` in `owner`'s cache of at most `max` entries (least recently used dropped),
+ * computing and caching it on a miss. One cache per owner in a WeakMap: a dropped owner (a
+ * reader) takes its entries along.
+ */
+export function cachedPerOwner<O extends object, V>(caches: WeakMap<O, Map<string, V>>, owner: O, key: string, max: number, compute: () => V): V {
+  let cache = caches.get(owner)
+  if (cache === undefined) {
+    cache = new Map()
+    caches.set(owner, cache)
+  }
+  let value = cache.get(key)
+  if (value !== undefined) {
+    // Map order is insertion order: re-inserting marks the entry most recently used.
+    cache.delete(key)
+    cache.set(key, value)
+    return value
+  }
+  value = compute()
+  if (cache.size >= max) cache.delete(cache.keys().next().value!)
+  cache.set(key, value)
+  return value
+}
