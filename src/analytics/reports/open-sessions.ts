@@ -80,11 +80,6 @@ export class OpenSessions {
     return out
   }
 
-  /** Events held for the key. */
-  sizeOf(id: string): number {
-    return this.keys.get(id)?.events.length ?? 0
-  }
-
   /**
    * The keys due to be written by `before`: closed ones (last event before it), and ones whose first
    * held event is before it, so a session that never goes quiet (a bot, a kiosk) cannot keep the

@@ -123,17 +123,16 @@ export class Rollup {
   private write(ids: readonly string[]): void {
     const upTo = this.readTo
     if (upTo === null) return
-    for (let from = 0; from < ids.length; ) {
-      let to = from
-      for (let events = 0; to < ids.length && events < WRITE_EVENTS; to++) events += this.open.sizeOf(ids[to]!)
+    for (let i = 0; i < ids.length; ) {
       this.reports.transaction(() => {
-        for (let i = from; i < to; i++) {
+        for (let events = 0; i < ids.length && events < WRITE_EVENTS; i++) {
           const key = this.open.take(ids[i]!)
-          if (key !== undefined) this.recompute(key, upTo)
+          if (key === undefined) continue
+          events += key.events.length
+          this.recompute(key, upTo)
         }
         this.commitRead(upTo)
       })
-      from = to
     }
   }
 

@@ -2,6 +2,7 @@
 // loses the (tracker_id, shopper, at) index, and a shopper's latest searches still come newest first
 // (read through the primary key and sorted).
 import { expect, test } from 'bun:test'
+import { migrateComponent } from '@/store/analytics/analytics-db.ts'
 import { migrateTrending, TRENDING_COMPONENT, TRENDING_MIGRATIONS, TrendingDb } from '@/store/analytics/trending-db.ts'
 import { memoryDb, TRACKER } from '../../property/analytics/report-world.ts'
 
@@ -10,9 +11,7 @@ const indexes = (db: ReturnType<typeof memoryDb>) =>
 
 test('a file from before the migration loses the shopper-time index and reads latest searches newest first', () => {
   const db = memoryDb()
-  migrateTrending(db)
-  db.exec('CREATE INDEX shopper_searches_recent ON shopper_searches (tracker_id, shopper, at)')
-  db.query('UPDATE schema_versions SET version = ? WHERE component = ?').run(TRENDING_MIGRATIONS.length - 1, TRENDING_COMPONENT)
+  migrateComponent(db, TRENDING_COMPONENT, TRENDING_MIGRATIONS.slice(0, -1))
   expect(indexes(db)).toEqual(['shopper_searches_age', 'shopper_searches_recent'])
   migrateTrending(db)
   expect(indexes(db)).toEqual(['shopper_searches_age'])
