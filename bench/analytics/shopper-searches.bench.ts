@@ -75,24 +75,26 @@ try {
     s.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   }
   console.error(`prefilled ${PREFILL.toLocaleString('en')} rows a file in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-  const nexts = sides.map(() => rows(11))
-  const readers = sides.map(() => seededRandom(13))
+  const next = rows(11)
+  const reader = seededRandom(13)
   let at = 1_800_000_000_000
   for (let batch = 0; batch < UPSERTS / BATCH; batch++) {
     const order = batch % 2 === 0 ? [0, 1] : [1, 0]
-    const batchAt = at
+    // Both files get the same batch and the same shopper to read, made before the clocks start.
+    const batchRows = Array.from({ length: BATCH }, () => next())
+    const shopper = `c:${Math.floor(reader() * SHOPPERS)}`
     for (const k of order) {
       const s = sides[k]!
-      let t = batchAt
+      let t = at
       const [c, w] = [cpuUs(), performance.now()]
       s.db.transaction(() => {
-        for (let i = 0; i < BATCH; i++) s.upsert.run('bench', ...nexts[k]!(), 'q', (t += 10))
+        for (let i = 0; i < BATCH; i++) s.upsert.run('bench', ...batchRows[i]!, 'q', (t += 10))
       })()
       s.cpu.push((cpuUs() - c) / BATCH)
       s.wall.push(((performance.now() - w) * 1000) / BATCH)
       // A shopper's 5 latest searches, as /v1/personalized_top_items?type=query reads them.
       const r = performance.now()
-      s.trending.shopperSearches('bench', [`c:${Math.floor(readers[k]!() * SHOPPERS)}`], 5)
+      s.trending.shopperSearches('bench', [shopper], 5)
       s.reads.push((performance.now() - r) * 1000)
       const h = performance.now()
       s.trending.shopperSearches('bench', ['c:heavy'], 5)

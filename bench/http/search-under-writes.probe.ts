@@ -18,7 +18,7 @@ import { signedFetch } from '../../test/support/sift-server.ts'
 import { seededRandom } from '@/shared/random.ts'
 import { keystrokes, typedQueries, warmupKeystrokes } from './autocomplete-cases.ts'
 import { BENCH_TRACKER, buildCases } from './search-cases.ts'
-import { cpuPerRequest, runClient, startBenchSift, threadCpu, waitForIdle, type BenchSift } from './sift-runner.ts'
+import { cpuPerRequest, runClient, startBenchSift, threadCpu, threadCpuPerRequest, waitForIdle, type BenchSift } from './sift-runner.ts'
 import { stats } from '../support/stats.ts'
 
 const source = process.env.BENCH_DATA_DIR ?? '/tmp/prof1m'
@@ -91,7 +91,7 @@ try {
         return { report, cpu, threads0, threads1 }
       })
       const { report, cpu, threads0, threads1 } = result
-      byThread.push({ rate, name: c.name, ms: Object.fromEntries(Object.entries(threads1).map(([k, v]) => [k, v - (threads0[k] ?? 0)]).filter(([, v]) => (v as number) > 0)) })
+      byThread.push({ rate, name: c.name, ms: Object.fromEntries(Object.entries(threadCpuPerRequest(threads0, threads1, 1)).filter(([, v]) => v > 0)) })
       const s = stats(report.latenciesMs)
       console.log(`| ${rate} | ${c.name} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${cpu.totalMs.toFixed(2)} | ${writes} |`)
       await waitForIdle(sift)

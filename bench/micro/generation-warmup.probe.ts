@@ -7,12 +7,13 @@
 // Notes: BENCH_GENERATIONS (default 5) sets the later generations. The server runs the same jobs
 //   in 2 ms idle slices (search/engine-cache.ts); here they run to their end at once.
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/generation-warmup.probe.ts
-import { createEngine, finishIdleWork, impactPrefixJobs, queueIdleWork, shortPrefixJob } from '@/engine/index.ts'
+import { createEngine, finishIdleWork } from '@/engine/index.ts'
 import { encodeSegment, openSegment, SegmentBuilder, type SegmentReader } from '@/index/index.ts'
 import { openReadStore } from '@/store/index.ts'
-import { engineFor } from '@/search/engine-cache.ts'
+import { engineFor, queueWarmup } from '@/search/engine-cache.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
+import { obj } from '../../test/support/corpus.ts'
 
 const dataDir = process.env.BENCH_DATA_DIR ?? '/tmp/prof1m'
 const generations = Number(process.env.BENCH_GENERATIONS ?? 5)
@@ -21,8 +22,8 @@ const descriptor = await benchIndex(dataDir, store, BENCH_TRACKER)
 
 function written(i: number): SegmentReader {
   const b = new SegmentBuilder()
-  b.add({ identity: `probe-${i}`, type: 'item', generation: null, activeFrom: null, activeTo: null, fields: { title: `sofa s${900_000 + i}x` }, nested: [], updatedAt: '2024-01-01T00:00:00Z' })
-  return openSegment(encodeSegment(b.finish()))
+  b.add(obj(`probe-${i}`, { title: `sofa s${900_000 + i}x` }))
+  return openSegment(encodeSegment(b))
 }
 
 /** Runs the queued warm-up to its end: wall and CPU ms. */
@@ -45,7 +46,7 @@ for (let g = 0; g < generations; g++) {
   writes.push(written(g))
   const readers = [...big, ...writes]
   const engine = createEngine(readers)
-  queueIdleWork(BENCH_TRACKER, [shortPrefixJob(readers, (p) => engine.warmPrefix(p)), ...impactPrefixJobs(readers, engine.view.invAvgLen)])
+  queueWarmup(BENCH_TRACKER, engine)
   ;[wall, cpu] = timed()
   console.log(`| ${g + 2} | ${readers.length} | ${wall.toFixed(0)} | ${cpu.toFixed(0)} |`)
 }

@@ -12,15 +12,16 @@
 //   compares 0 with the largest of them up to 7.
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/small-segments.probe.ts
 import { join } from 'node:path'
-import { createEngine, finishIdleWork, impactPrefixJobs, queueIdleWork, shortPrefixJob } from '@/engine/index.ts'
+import { createEngine, finishIdleWork } from '@/engine/index.ts'
 import { encodeSegment, openSegment, SegmentBuilder, type SegmentReader } from '@/index/index.ts'
-import { engineFor } from '@/search/engine-cache.ts'
+import { engineFor, queueWarmup } from '@/search/engine-cache.ts'
 import { mainRequest, mainType } from '@/search/engine-request.ts'
 import { openReadStore } from '@/store/index.ts'
 import { BENCH_TRACKER, buildCases } from '../http/search-cases.ts'
 import { benchIndex } from '../support/bench-index.ts'
 import { searchParamsOf } from '../support/bench-params.ts'
 import { stats } from '../support/stats.ts'
+import { obj } from '../../test/support/corpus.ts'
 
 const dataDir = process.env.BENCH_DATA_DIR ?? '/tmp/prof1m'
 const writesList = (process.env.BENCH_WRITES ?? '0,1,7,20').split(',').map(Number)
@@ -34,9 +35,8 @@ const prefixes = [...letters, ...['sa', 'co', 'bl', 're', 'pr', 'st', 'ma', 'ch'
 
 function smallSegment(i: number): SegmentReader {
   const b = new SegmentBuilder()
-  const fields = { title: `sofa s${900_000 + i}x`, brand: 'Acme', color: 'red', price: 10 + i }
-  b.add({ identity: `probe-${i}`, type: 'item', generation: null, activeFrom: null, activeTo: null, fields, nested: [], updatedAt: '2024-01-01T00:00:00Z' })
-  return openSegment(encodeSegment(b.finish()))
+  b.add(obj(`probe-${i}`, { title: `sofa s${900_000 + i}x`, brand: 'Acme', color: 'red', price: 10 + i }))
+  return openSegment(encodeSegment(b))
 }
 const withSmall = (writes: number) => [...big, ...Array.from({ length: writes }, (_, i) => smallSegment(i))]
 
@@ -66,7 +66,7 @@ const means = columns.map((writes) => {
   const readers = withSmall(writes)
   const engine = createEngine(readers)
   // createEngine queues nothing: the jobs search/engine-cache.ts engineFor queues for a new generation.
-  queueIdleWork(BENCH_TRACKER, [shortPrefixJob(readers, (p) => engine.warmPrefix(p)), ...impactPrefixJobs(readers, engine.view.invAvgLen)])
+  queueWarmup(BENCH_TRACKER, engine)
   finishIdleWork()
   return cases.map((c) => {
     const requests = [...c.warmup, ...c.requests].map(searchParamsOf)
