@@ -14,6 +14,7 @@ export class IndexHost {
   private readonly readyPromise: Promise<void>
   private stoppedResolve: (() => void) | null = null
   private readonly listeners = new Set<(index: IndexDescriptor) => void>()
+  private readonly dropListeners = new Set<(trackerId: string) => void>()
 
   constructor(options: IndexerOptions, logger: Logger) {
     this.worker = new Worker(new URL('../workers/indexer.worker.ts', import.meta.url).pathname, { workerData: options, name: 'sift-indexer' })
@@ -26,6 +27,7 @@ export class IndexHost {
             break
           case 'dropped':
             this.indexes.delete(event.trackerId)
+            for (const listener of this.dropListeners) listener(event.trackerId)
             break
           case 'ready':
             this.readyFlag = true
@@ -67,6 +69,11 @@ export class IndexHost {
   /** Called with every newly published generation. */
   onGeneration(listener: (index: IndexDescriptor) => void): void {
     this.listeners.add(listener)
+  }
+
+  /** Called when a tracker's index is dropped (the tracker was removed, or removed and created again). */
+  onDropped(listener: (trackerId: string) => void): void {
+    this.dropListeners.add(listener)
   }
 
   /** The catalog changed: index it now rather than at the next poll. */

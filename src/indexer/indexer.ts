@@ -5,8 +5,8 @@
  * front thread. Snapshots of changed indexes are written in the background. Runs in a worker thread
  * (src/workers/indexer.worker.ts) but has no thread code of its own, so tests can drive it directly.
  */
-import { mkdirSync, rmSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { ReadStore } from '../store/index.ts'
 import { writeSnapshot, type IndexSnapshot } from '../store/snapshot/index.ts'
 import { loadSnapshot, rebuildFromStore, snapshotPath, type LoadLog } from './load.ts'
@@ -25,6 +25,8 @@ const SLOW_PASS_MS = 100
 
 export class Indexer {
   private readonly indexes = new Map<string, TrackerIndex>()
+  /** The creation time of the tracker each index belongs to (a tracker created again is another tracker). */
+  private readonly createdAt = new Map<string, string>()
   private cursor = 0
   private running = false
   private again = false
@@ -49,7 +51,9 @@ export class Indexer {
   start(): void {
     const t0 = performance.now()
     const maxSeq = this.store.catalog.maxSeq()
-    for (const id of this.store.trackers.ids()) this.load(id, maxSeq)
+    const trackers = this.store.trackers.createdAtById()
+    for (const [id, createdAt] of [...trackers].sort(([a], [b]) => (a < b ? -1 : 1))) this.load(id, maxSeq, createdAt)
+    this.removeOrphanSnapshots(trackers)
     this.cursor = Math.min(maxSeq, ...[...this.indexes.values()].map((i) => i.appliedSeq))
     this.pass()
     this.emit({ kind: 'ready', trackers: this.indexes.size, ms: Math.round(performance.now() - t0) })
@@ -59,9 +63,10 @@ export class Indexer {
     this.timer = setInterval(() => this.wake(), this.options.pollMs)
   }
 
-  private load(trackerId: string, maxSeq: number): TrackerIndex {
-    const index = loadSnapshot(this.options.dataDir, trackerId, maxSeq, this.log) ?? rebuildFromStore(this.store, trackerId, this.log)
+  private load(trackerId: string, maxSeq: number, createdAt: string): TrackerIndex {
+    const index = loadSnapshot(this.options.dataDir, trackerId, maxSeq, this.log, createdAt) ?? rebuildFromStore(this.store, trackerId, this.log)
     this.indexes.set(trackerId, index)
+    this.createdAt.set(trackerId, createdAt)
     this.emit({ kind: 'generation', index: index.descriptor() })
     return index
   }
@@ -97,12 +102,22 @@ export class Indexer {
       if (changes.length === 0) return
       const batchSeq = changes[changes.length - 1]!.seq
       const touched = new Map<string, Set<string>>()
+      const current = new Map<string, string | null>()
       for (const change of changes) {
         let index = this.indexes.get(change.trackerId)
-        if (index === undefined) {
-          if (!this.store.trackers.exists(change.trackerId)) continue
-          index = this.load(change.trackerId, this.store.catalog.maxSeq())
+        let createdAt = current.get(change.trackerId)
+        if (createdAt === undefined) {
+          // Once a pass per tracker: one lookup by primary key.
+          createdAt = this.store.trackers.get(change.trackerId)?.createdAt ?? null
+          current.set(change.trackerId, createdAt)
+          // Removed, or removed and created again: the old index must not take the new tracker's writes.
+          if (index !== undefined && createdAt !== this.createdAt.get(change.trackerId)) {
+            this.drop(change.trackerId, createdAt === null ? 'tracker removed; index dropped' : 'tracker created again; old index dropped')
+            index = undefined
+          }
         }
+        if (createdAt === null) continue
+        index ??= this.load(change.trackerId, this.store.catalog.maxSeq(), createdAt)
         if (change.seq <= index.appliedSeq) continue
         let set = touched.get(change.trackerId)
         if (set === undefined) touched.set(change.trackerId, (set = new Set()))
@@ -133,16 +148,48 @@ export class Indexer {
     }
   }
 
-  /** Drops the index (and snapshot) of trackers that no longer exist. */
+  /**
+   * Drops the index (and snapshot) of trackers that no longer exist or were created again since
+   * (removed by the CLI while the server runs; a write to such a tracker drops it at once, pass()).
+   */
   private checkTrackers(): void {
     this.lastTrackerCheck = Date.now()
-    const ids = new Set(this.store.trackers.ids())
+    const trackers = this.store.trackers.createdAtById()
     for (const trackerId of [...this.indexes.keys()]) {
-      if (ids.has(trackerId)) continue
-      this.indexes.delete(trackerId)
-      rmSync(snapshotPath(this.options.dataDir, trackerId), { force: true })
-      this.emit({ kind: 'dropped', trackerId })
-      this.log('info', 'tracker removed; index dropped', { trackerId })
+      const createdAt = trackers.get(trackerId)
+      if (createdAt === this.createdAt.get(trackerId)) continue
+      this.drop(trackerId, createdAt === undefined ? 'tracker removed; index dropped' : 'tracker created again; old index dropped')
+    }
+  }
+
+  private drop(trackerId: string, message: string): void {
+    this.indexes.delete(trackerId)
+    this.createdAt.delete(trackerId)
+    rmSync(snapshotPath(this.options.dataDir, trackerId), { force: true })
+    this.emit({ kind: 'dropped', trackerId })
+    this.log('info', message, { trackerId })
+  }
+
+  /** Deletes the snapshots of trackers removed while the server was down (nothing else would). */
+  private removeOrphanSnapshots(trackers: Map<string, string>): void {
+    const dir = dirname(snapshotPath(this.options.dataDir, 'x'))
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      return
+    }
+    for (const name of names) {
+      if (!name.endsWith('.snap')) continue
+      let trackerId: string
+      try {
+        trackerId = decodeURIComponent(name.slice(0, -'.snap'.length))
+      } catch {
+        continue
+      }
+      if (trackers.has(trackerId) || snapshotPath(this.options.dataDir, trackerId) !== join(dir, name)) continue
+      rmSync(join(dir, name), { force: true })
+      this.log('info', 'snapshot of a removed tracker deleted', { trackerId })
     }
   }
 
@@ -153,13 +200,22 @@ export class Indexer {
     if (dirty.length === 0) return this.snapshotting
     this.snapshotting = this.snapshotting.then(async () => {
       for (const index of dirty) {
+        if (this.indexes.get(index.trackerId) !== index) continue
         index.dirty = false
         const path = snapshotPath(this.options.dataDir, index.trackerId)
         try {
           mkdirSync(dirname(path), { recursive: true })
           const t0 = performance.now()
-          const bytes = await this.write(path, { trackerId: index.trackerId, appliedSeq: index.appliedSeq, createdAt: Date.now(), segments: index.snapshotSegments() })
-          this.log('debug', 'index snapshot written', { trackerId: index.trackerId, bytes, ms: Math.round(performance.now() - t0) })
+          const bytes = await this.write(path, {
+            trackerId: index.trackerId,
+            trackerCreatedAt: this.createdAt.get(index.trackerId),
+            appliedSeq: index.appliedSeq,
+            createdAt: Date.now(),
+            segments: index.snapshotSegments(),
+          })
+          // Dropped while it was written (its tracker removed): the file must not outlive it.
+          if (this.indexes.get(index.trackerId) !== index) rmSync(path, { force: true })
+          else this.log('debug', 'index snapshot written', { trackerId: index.trackerId, bytes, ms: Math.round(performance.now() - t0) })
         } catch (error) {
           index.dirty = true
           this.log('warn', 'index snapshot failed', { trackerId: index.trackerId, error: String(error) })

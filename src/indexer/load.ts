@@ -19,8 +19,12 @@ export function snapshotPath(dataDir: string, trackerId: string): string {
   return join(dataDir, 'index', `${encodeURIComponent(trackerId)}.snap`)
 }
 
-/** Loads the snapshot, or null (with the reason logged) when it must be rebuilt instead. */
-export function loadSnapshot(dataDir: string, trackerId: string, maxSeq: number, log: LoadLog): TrackerIndex | null {
+/**
+ * Loads the snapshot, or null (with the reason logged) when it must be rebuilt instead.
+ * @param trackerCreatedAt the tracker's creation time: a snapshot written for an earlier tracker
+ * of this id is refused (null: not checked, for the benches' own dirs)
+ */
+export function loadSnapshot(dataDir: string, trackerId: string, maxSeq: number, log: LoadLog, trackerCreatedAt: string | null = null): TrackerIndex | null {
   const path = snapshotPath(dataDir, trackerId)
   if (!existsSync(path)) {
     log('info', 'no index snapshot; rebuilding from the store', { trackerId })
@@ -30,6 +34,9 @@ export function loadSnapshot(dataDir: string, trackerId: string, maxSeq: number,
     const t0 = performance.now()
     const snap = readSnapshot(path, { shared: true })
     if (snap.trackerId !== trackerId) throw new Error(`snapshot belongs to tracker ${snap.trackerId}`)
+    if (trackerCreatedAt !== null && snap.trackerCreatedAt !== undefined && snap.trackerCreatedAt !== trackerCreatedAt) {
+      throw new Error(`snapshot belongs to an earlier tracker ${trackerId} (created ${snap.trackerCreatedAt}; this one ${trackerCreatedAt})`)
+    }
     if (snap.appliedSeq > maxSeq) throw new Error(`snapshot is ahead of the store (seq ${snap.appliedSeq} > ${maxSeq})`)
     const segments = snap.segments.map((s) => ({ bytes: s.bytes, deleted: s.deleted === null ? null : Bitmap.deserialize(s.deleted) }))
     const index = new TrackerIndex(trackerId, snap.appliedSeq, segments)

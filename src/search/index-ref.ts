@@ -50,3 +50,8 @@ export function resolveIndex(index: TaskIndex): IndexDescriptor | null {
   if (current !== undefined && current.generation === index.generation) return current
   throw createError('INDEX_UNKNOWN', [index.generation, index.trackerId])
 }
+
+/** Forgets a removed tracker's descriptor (it holds the segments' shared memory). */
+export function forgetIndex(trackerId: string): void {
+  known.delete(trackerId)
+}

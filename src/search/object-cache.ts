@@ -109,6 +109,12 @@ export class ObjectCache {
     return generation === entries.generation ? entries : null
   }
 
+  /** Forgets a removed tracker's objects. */
+  dropTracker(trackerId: string): void {
+    this.size -= this.trackers.get(trackerId)?.objects.size ?? 0
+    this.trackers.delete(trackerId)
+  }
+
   private remember(entries: TrackerEntries, object: CatalogObject): void {
     if (entries.objects.has(object.identity)) return
     entries.objects.set(object.identity, object)

@@ -10,6 +10,7 @@ import { createError } from '../shared/errors.ts'
 import type { SearchPool } from '../workers/pool.ts'
 import { refOf, type TaskIndex } from './index-ref.ts'
 import { ResultCache } from './result-cache.ts'
+import { trackerDropped } from './tracker-dropped.ts'
 
 export interface SearchAnswer {
   /** The serialised answer (`results` of a search, the whole autocomplete response). */
@@ -57,6 +58,9 @@ export class SearchService {
     this.searchCache = new ResultCache(options.cacheEntries, options.cacheBytes / 2, options.cacheTtlMs)
     this.autocompleteCache = new ResultCache(options.cacheEntries, options.cacheBytes / 2, options.autocompleteCacheTtlMs)
     indexes.onGeneration((index) => this.warmWorkers(index.trackerId))
+    // Workers keep a tracker's engine and objects until told: without this a removed tracker's
+    // index stayed in every worker's memory until a restart.
+    indexes.onDropped((trackerId) => pool.broadcast(trackerDropped(trackerId)))
   }
 
   /**

@@ -4,6 +4,7 @@
  * threads (each holds views of the shared index), no idle shutdown, and a bounded queue so the front
  * thread can answer 503 at once instead of queueing forever.
  */
+import { randomUUID } from 'node:crypto'
 import Piscina from 'piscina'
 import { createError, rehydrateError } from '../shared/errors.ts'
 
@@ -13,8 +14,8 @@ export interface PoolOptions {
   threads: number
   /** Tasks allowed to wait for a thread; past it `run` rejects with QUEUE_FULL. */
   maxQueue?: number
-  /** Passed to every worker as `workerData` (e.g. the data dir). */
-  workerData?: unknown
+  /** Passed to every worker as `workerData` (e.g. the data dir), with `poolChannel` added (see `broadcast`). */
+  workerData?: Record<string, unknown>
 }
 
 export interface PoolStats {
@@ -26,6 +27,11 @@ export interface PoolStats {
 /** What the HTTP layer sees of the pool: run a named operation, get its result or a SearchError. */
 export interface SearchPool {
   run<Result>(operation: string, task: unknown, signal?: AbortSignal): Promise<Result>
+  /**
+   * Sends a message to every worker thread (a task goes to one worker only). Workers receive it
+   * through `onPoolBroadcast` (pool-channel.ts) between tasks; it carries plain data only.
+   */
+  broadcast(message: unknown): void
   stats(): PoolStats
   destroy(): Promise<void>
 }
@@ -35,6 +41,9 @@ export type WorkerReply<T> = { ok: true; value: T } | { ok: false; error: unknow
 
 export function createPool(options: PoolOptions): SearchPool {
   const maxQueue = options.maxQueue ?? options.threads * options.threads * 4
+  // Named per pool: a process running two pools (tests start several servers) keeps them apart.
+  const channelName = `sift-pool-${randomUUID()}`
+  const channel = new BroadcastChannel(channelName)
   const piscina = new Piscina({
     filename: options.filename,
     minThreads: options.threads,
@@ -46,7 +55,7 @@ export function createPool(options: PoolOptions): SearchPool {
     // the engine's idle-time warm-up (engine/idle-warmup.ts) would never run. Messages cost a few µs more a
     // task, nothing beside a search.
     atomics: 'disabled',
-    workerData: options.workerData,
+    workerData: { ...options.workerData, poolChannel: channelName },
   })
   return {
     async run<Result>(operation: string, task: unknown, signal?: AbortSignal): Promise<Result> {
@@ -64,7 +73,11 @@ export function createPool(options: PoolOptions): SearchPool {
       if (reply.ok) return reply.value
       throw rehydrateError(reply.error)
     },
+    broadcast: (message) => channel.postMessage(message),
     stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, completed: piscina.completed }),
-    destroy: () => piscina.destroy(),
+    destroy: () => {
+      channel.close()
+      return piscina.destroy()
+    },
   }
 }

@@ -6,16 +6,27 @@
 import { workerData } from 'node:worker_threads'
 import { QueryError } from '../query/index.ts'
 import { runAutocomplete, type AutocompleteTask } from '../search/run-autocomplete.ts'
-import { engineFor, validUntil } from '../search/engine-cache.ts'
-import { resolveIndex, type TaskIndex, type WireTask } from '../search/index-ref.ts'
+import { dropEngine, engineFor, validUntil } from '../search/engine-cache.ts'
+import { forgetIndex, resolveIndex, type TaskIndex, type WireTask } from '../search/index-ref.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
 import { createError, SearchError } from '../shared/errors.ts'
 import { ObjectCache, type ObjectSource } from '../search/object-cache.ts'
 import { openReadStore, type ReadStore } from '../store/index.ts'
 import type { IndexDescriptor } from '../indexer/protocol.ts'
+import { onPoolBroadcast } from './pool-channel.ts'
+import { isTrackerDropped } from '../search/tracker-dropped.ts'
 
 let store: ReadStore | null = null
 const objects = new ObjectCache()
+
+// A removed (or removed and re-created) tracker's index: this worker's engine, descriptor and
+// objects of it go, with the shared segment memory they hold.
+onPoolBroadcast((message) => {
+  if (!isTrackerDropped(message)) return
+  dropEngine(message.trackerId)
+  forgetIndex(message.trackerId)
+  objects.dropTracker(message.trackerId)
+})
 
 /** The catalog the hits of a task under `index` are rendered from (cached for its generation). */
 function catalog(index: IndexDescriptor | null): ObjectSource {

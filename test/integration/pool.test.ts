@@ -39,3 +39,26 @@ test('past the queue bound, run rejects with QUEUE_FULL at once', async () => {
   expect(await Promise.all(busy)).toEqual(new Array(6).fill(300))
   expect(await pool.run('echo', { value: 'free again' })).toBe('free again')
 })
+
+test('a broadcast reaches every worker thread, in order', async () => {
+  pool.broadcast({ drop: 'shop-x' })
+  pool.broadcast('second')
+  // Two tasks held at once take both threads.
+  const answers = await Promise.all([0, 1].map(() => pool.run<{ thread: number; messages: unknown[] }>('received', { ms: 150 })))
+  expect(new Set(answers.map((a) => a.thread)).size).toBe(2)
+  for (const answer of answers) expect(answer.messages).toEqual([{ drop: 'shop-x' }, 'second'])
+})
+
+test("a pool's broadcasts do not reach another pool's workers", async () => {
+  const other = createPool({ filename: resolve(import.meta.dir, '../fixtures/workers/echo.worker.ts'), threads: 1, maxQueue: 4 })
+  try {
+    // The other pool's worker is up and listening before the first pool broadcasts.
+    expect(await other.run('echo', { value: 1 })).toBe(1)
+    pool.broadcast('only the first pool')
+    other.broadcast('its own')
+    const answer = await other.run<{ messages: unknown[] }>('received', { ms: 100 })
+    expect(answer.messages).toEqual(['its own'])
+  } finally {
+    await other.destroy()
+  }
+})

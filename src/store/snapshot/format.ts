@@ -23,8 +23,11 @@ import { Packr } from 'msgpackr'
 
 /** 8 ASCII bytes opening the header and closing the footer. */
 export const SNAPSHOT_MAGIC: Uint8Array = new TextEncoder().encode('SIFTSNAP')
-/** Version written by this build. Bump on any layout or manifest change. */
-export const SNAPSHOT_FORMAT_VERSION = 1
+/**
+ * Version written by this build. Bump on any layout or manifest change.
+ * 2: the manifest names the tracker's creation time (`trackerCreatedAt`); version 1 files load without it.
+ */
+export const SNAPSHOT_FORMAT_VERSION = 2
 /** Oldest version this build can read; older files are rebuilt from SQLite. */
 export const OLDEST_SUPPORTED_VERSION = 1
 
@@ -46,6 +49,11 @@ export interface SnapshotSegment {
 /** The persisted search index of one tracker. */
 export interface IndexSnapshot {
   trackerId: string
+  /**
+   * The tracker's `created_at` when the index was written: a tracker removed and created again
+   * under the same id must not load the old one's index. Absent in version 1 files.
+   */
+  trackerCreatedAt?: string | undefined
   /** Change-log sequence number up to which (inclusive) the snapshot reflects writes. */
   appliedSeq: number
   /** Creation time, epoch milliseconds. */
@@ -65,6 +73,7 @@ export interface ManifestSegment {
 /** The msgpack-encoded manifest following the header. */
 export interface SnapshotManifest {
   trackerId: string
+  trackerCreatedAt?: string | undefined
   appliedSeq: number
   createdAt: number
   segments: ManifestSegment[]

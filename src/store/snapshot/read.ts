@@ -95,8 +95,9 @@ export function decodeSnapshot(bytes: Uint8Array, file: string, options: Pick<Re
     throw corrupt('manifest', `msgpack decode failed: ${err instanceof Error ? err.message : String(err)}`)
   }
   if (!isRecord(raw)) throw corrupt('manifest', 'manifest is not a map')
-  const { trackerId, appliedSeq, createdAt, segments } = raw
+  const { trackerId, trackerCreatedAt, appliedSeq, createdAt, segments } = raw
   if (typeof trackerId !== 'string') throw corrupt('manifest', 'trackerId is not a string')
+  if (trackerCreatedAt !== undefined && typeof trackerCreatedAt !== 'string') throw corrupt('manifest', 'trackerCreatedAt is not a string')
   if (!isCount(appliedSeq)) throw corrupt('manifest', `appliedSeq ${String(appliedSeq)} is not a non-negative integer`)
   if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) throw corrupt('manifest', 'createdAt is not a finite number')
   if (!Array.isArray(segments)) throw corrupt('manifest', 'segments is not an array')
@@ -127,7 +128,7 @@ export function decodeSnapshot(bytes: Uint8Array, file: string, options: Pick<Re
     out.push({ bytes: segBytes, deleted })
   }
   if (cursor !== dataLen) throw corrupt('bounds', `sections end at ${cursor} but the data area is ${dataLen} bytes`)
-  return { trackerId, appliedSeq, createdAt, segments: out }
+  return { trackerId, ...(trackerCreatedAt === undefined ? {} : { trackerCreatedAt }), appliedSeq, createdAt, segments: out }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -40,6 +40,7 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Uint8Array {
   }
   const manifest: SnapshotManifest = {
     trackerId: snapshot.trackerId,
+    ...(snapshot.trackerCreatedAt === undefined ? {} : { trackerCreatedAt: snapshot.trackerCreatedAt }),
     appliedSeq: snapshot.appliedSeq,
     createdAt: snapshot.createdAt,
     segments: entries,

@@ -4,7 +4,7 @@
 // never replaces a newer one.
 import { expect, test } from 'bun:test'
 import type { IndexDescriptor } from '@/indexer/protocol.ts'
-import { refOf, resolveIndex } from '@/search/index-ref.ts'
+import { forgetIndex, refOf, resolveIndex } from '@/search/index-ref.ts'
 import { SearchError } from '@/shared/errors.ts'
 
 const descriptor = (trackerId: string, generation: number): IndexDescriptor => ({
@@ -64,4 +64,15 @@ test('trackers do not share descriptors', () => {
   const a = descriptor('ref-d', 20)
   resolveIndex(a)
   expect((refusal(() => resolveIndex({ trackerId: 'ref-e', generation: 20, ref: true })) as SearchError).code).toBe('INDEX_UNKNOWN')
+})
+
+test("a removed tracker's descriptor is forgotten: its reference is refused until sent in full again", () => {
+  const d = descriptor('ref-forget', 4)
+  expect(resolveIndex(d)).toBe(d)
+  forgetIndex('ref-forget')
+  expect((refusal(() => resolveIndex(refOf(d))) as SearchError).code).toBe('INDEX_UNKNOWN')
+  // A re-created tracker's generation counts on from the process-wide counter; it registers afresh.
+  const again = descriptor('ref-forget', 9)
+  expect(resolveIndex(again)).toBe(again)
+  expect(resolveIndex(refOf(again))).toBe(again)
 })

@@ -137,6 +137,22 @@ describe('ObjectCache', () => {
     expect(titles(cache.getMany(reader.catalog, TRACKER, 7, ['p5']))).toEqual(['p5=Product 5'])
   })
 
+  test("a dropped tracker's objects are read again, and the room they took is free", () => {
+    const cache = new ObjectCache(2)
+    cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p1'])
+    cache.dropTracker(TRACKER)
+    const fetched = spyOn(reader.catalog, 'getMany')
+    try {
+      cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p2'])
+      expect(fetched.mock.calls.map((call) => call[1])).toEqual([['p0', 'p2']])
+      // Both stayed: the dropped entries no longer count against the bound.
+      expect(titles(cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p2']))).toEqual(['p0=Product 0', 'p2=Product 2'])
+      expect(fetched.mock.calls.length).toBe(1)
+    } finally {
+      fetched.mockRestore()
+    }
+  })
+
   test('keeps at most its bound, evicting the least recently used', () => {
     const cache = new ObjectCache(3)
     cache.getMany(reader.catalog, TRACKER, 1, ['p0', 'p1', 'p2'])

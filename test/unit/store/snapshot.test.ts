@@ -230,6 +230,17 @@ describe('corruption', () => {
     expect(snapshotError(() => decodeSnapshot(fixCrc(bad), 'f')).check).toBe('bounds')
   })
 
+  test("the tracker's creation time round-trips; a version 1 file has none and still reads", async () => {
+    const path = join(dir, 'created.snap')
+    await writeSnapshot(path, { ...sample, trackerCreatedAt: '2026-11-22T10:00:00.000Z' })
+    expect(readSnapshot(path).trackerCreatedAt).toBe('2026-11-22T10:00:00.000Z')
+    const v1 = decodeSnapshot(handBuilt({ trackerId: 't', appliedSeq: 1, createdAt: 1, segments: [] }, 0), 'f')
+    expect(v1.trackerId).toBe('t')
+    expect('trackerCreatedAt' in v1).toBe(false)
+    const bad = handBuilt({ trackerId: 't', trackerCreatedAt: 5, appliedSeq: 1, createdAt: 1, segments: [] } as unknown as SnapshotManifest, 0)
+    expect(snapshotError(() => decodeSnapshot(bad, 'f')).detail).toContain('trackerCreatedAt')
+  })
+
   test('a malformed manifest is reported as such', () => {
     const bad = handBuilt({ trackerId: 7, appliedSeq: -1, createdAt: 0, segments: [] } as unknown as SnapshotManifest, 0)
     expect(snapshotError(() => decodeSnapshot(bad, 'f')).check).toBe('manifest')
