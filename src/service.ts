@@ -85,6 +85,9 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   const reports = new ThreadedReports(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush(), thread: { dataDir: config.dataDir, rollupRetentionDays: config.rollupRetentionDays, nice: config.analyticsNice } })
   // The analytics thread starts now, not once the index is loaded: reports answer meanwhile, caught up.
   reports.start()
+  // The indexer sees a removed tracker (or one removed and created again) within 5 s: what the
+  // server wrote of its analytics since `sift trackers remove` deleted them, and what it holds, goes.
+  indexes.onDropped((trackerId) => reports.forgetTracker(trackerId))
 
   const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null
 

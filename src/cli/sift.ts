@@ -12,9 +12,11 @@
  * while the server does; key changes take effect on the next request).
  */
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { authorizationHeader } from '../auth/index.ts'
 import { ConfigError, loadConfig } from '../config/config.ts'
+import { analyticsDbPath, openAnalyticsDb } from '../store/analytics/analytics-db.ts'
+import { purgeTracker } from '../store/analytics/tracker-purge.ts'
 import { openStore, type Store } from '../store/index.ts'
 
 const USAGE = `usage:
@@ -38,7 +40,22 @@ function newKey(): string {
   return randomBytes(24).toString('base64url')
 }
 
-function trackers(store: Store, args: string[]): void {
+/**
+ * Deletes the removed tracker's analytics (analytics.sqlite, when there is one). A running server
+ * also drops the tracker's index and deletes what it wrote of it since, once it sees the tracker
+ * gone (within 5 s); a stopped one deletes the index snapshot when it starts.
+ */
+function removeAnalytics(dataDir: string, id: string): void {
+  if (!existsSync(analyticsDbPath(dataDir))) return
+  const db = openAnalyticsDb(dataDir)
+  try {
+    purgeTracker(db, id)
+  } finally {
+    db.close()
+  }
+}
+
+function trackers(store: Store, dataDir: string, args: string[]): void {
   const [verb, id] = args
   if (verb === 'list') {
     const rows = store.trackers.list()
@@ -59,6 +76,7 @@ function trackers(store: Store, args: string[]): void {
   }
   if (verb === 'remove') {
     if (!store.trackers.remove(id)) fail(`no tracker ${id}`)
+    removeAnalytics(dataDir, id)
     console.log(`removed tracker ${id} and all its data`)
     return
   }
@@ -105,7 +123,7 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'trackers' && command !== 'request') fail(USAGE)
   const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync })
   try {
-    if (command === 'trackers') trackers(store, rest)
+    if (command === 'trackers') trackers(store, config.dataDir, rest)
     else await request(store, rest, `http://localhost:${config.port}`)
   } finally {
     store.close()

@@ -25,7 +25,11 @@ const SLOW_PASS_MS = 100
 
 export class Indexer {
   private readonly indexes = new Map<string, TrackerIndex>()
-  /** The creation time of the tracker each index belongs to (a tracker created again is another tracker). */
+  /**
+   * The trackers as last seen, by id: their creation time (a tracker removed and created again is
+   * another tracker). A loaded index belongs to the tracker seen here; a tracker seen without one
+   * (no catalog write yet) is still reported when it goes, for its analytics.
+   */
   private readonly createdAt = new Map<string, string>()
   private cursor = 0
   private running = false
@@ -111,7 +115,7 @@ export class Indexer {
           createdAt = this.store.trackers.get(change.trackerId)?.createdAt ?? null
           current.set(change.trackerId, createdAt)
           // Removed, or removed and created again: the old index must not take the new tracker's writes.
-          if (index !== undefined && createdAt !== this.createdAt.get(change.trackerId)) {
+          if (this.createdAt.has(change.trackerId) && createdAt !== this.createdAt.get(change.trackerId)) {
             this.drop(change.trackerId, createdAt === null ? 'tracker removed; index dropped' : 'tracker created again; old index dropped')
             index = undefined
           }
@@ -155,11 +159,12 @@ export class Indexer {
   private checkTrackers(): void {
     this.lastTrackerCheck = Date.now()
     const trackers = this.store.trackers.createdAtById()
-    for (const trackerId of [...this.indexes.keys()]) {
+    for (const [trackerId, seen] of [...this.createdAt]) {
       const createdAt = trackers.get(trackerId)
-      if (createdAt === this.createdAt.get(trackerId)) continue
+      if (createdAt === seen) continue
       this.drop(trackerId, createdAt === undefined ? 'tracker removed; index dropped' : 'tracker created again; old index dropped')
     }
+    for (const [trackerId, createdAt] of trackers) if (!this.createdAt.has(trackerId)) this.createdAt.set(trackerId, createdAt)
   }
 
   private drop(trackerId: string, message: string): void {

@@ -70,6 +70,14 @@ try {
           logger.error('segment sync failed', { trackerId: command.trackerId, error: String(error) })
         }
         return
+      case 'forget-tracker':
+        try {
+          const deleted = runner.forgetTracker(command.trackerId)
+          logger.info('analytics of a removed tracker deleted', { trackerId: command.trackerId, rows: deleted })
+        } catch (error) {
+          logger.error('analytics of a removed tracker not deleted', { trackerId: command.trackerId, error: String(error) })
+        }
+        return
       case 'stop':
         stopping = true
         void runner.stop().then(() => {

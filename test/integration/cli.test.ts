@@ -40,6 +40,15 @@ test('add, list, rotate and remove a tracker while the server runs', async () =>
   expect((await signedFetch(s.url, { id: 'cli-shop', key: newKey }, 'GET', '/v1/content_export')).status).toBe(401)
 })
 
+test("remove deletes the tracker's analytics too", async () => {
+  expect((await cli('trackers', 'add', 'cli-gone', '--key', 'gone-key')).code).toBe(0)
+  const { postEvents, waitForEvents, storedEvents } = await import('./analytics/fixture.ts')
+  expect((await postEvents(s.url, { type: 'pv', id: 'pv-gone', tracker_id: 'cli-gone', client_id: 'c-gone', url: 'SKU-1' })).status).toBe(202)
+  await waitForEvents(s, 'cli-gone', (events) => events.length === 1)
+  expect((await cli('trackers', 'remove', 'cli-gone')).code).toBe(0)
+  expect(storedEvents(s.sift.analytics.db, 'cli-gone')).toEqual([])
+})
+
 test('unknown commands print usage and exit 2', async () => {
   const result = await cli('frobnicate')
   expect(result.code).toBe(2)

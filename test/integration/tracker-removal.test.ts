@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { openStore } from '../../src/store/index.ts'
+import { postEvents, storedEvents, waitForEvents } from './analytics/fixture.ts'
 import { item, startTestSift, tempDataDir, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
 
 const TRACKER_C = { id: 'shop-c', key: 'key-c-5555555555' }
@@ -54,6 +55,27 @@ describe('a tracker removed and created again while Sift runs', () => {
     expect((await search(s, TRACKER_A.id, 'walnut')).total_hits).toBe(0)
     expect(s.logLines.some((line) => line.includes('old index dropped') && line.includes(TRACKER_A.id))).toBe(true)
   })
+})
+
+describe('a tracker removed while Sift runs', () => {
+  test('its analytics go once the server sees it gone; another tracker keeps its own', async () => {
+    const s = await startTestSift()
+    try {
+      for (const tracker of [TRACKER_A.id, TRACKER_B.id]) {
+        const posted = await postEvents(s.url, { type: 'pv', id: `pv-${tracker}`, tracker_id: tracker, client_id: 'c-1', url: 'SKU-1' })
+        expect(posted.status).toBe(202)
+        await waitForEvents(s, tracker, (events) => events.length === 1)
+      }
+      // Removed in the store alone (the CLI would delete the rows itself): the server's own purge is what is tested.
+      expect(s.sift.store.trackers.remove(TRACKER_A.id)).toBe(true)
+      await until(async () => storedEvents(s.sift.analytics.db, TRACKER_A.id).length === 0)
+      expect(storedEvents(s.sift.analytics.db, TRACKER_B.id).length).toBe(1)
+      await until(async () => s.logLines.some((line) => line.includes('analytics of a removed tracker deleted') && line.includes(TRACKER_A.id)))
+    } finally {
+      await s.stop()
+    }
+    // The indexer looks for removed trackers every 5 s.
+  }, 20_000)
 })
 
 describe('trackers removed while Sift is down', () => {

@@ -29,6 +29,8 @@ export type RollupCommand =
   | { kind: 'catch-up'; id: number; budget: number; target: CatchUpTarget }
   /** The tracker's saved segments changed (already committed): re-read them and follow. */
   | { kind: 'segments'; trackerId: string }
+  /** The tracker was removed (or removed and created again): delete its analytics and what is held of it. */
+  | { kind: 'forget-tracker'; trackerId: string }
   /** Finish, close the connection, answer `stopped`. */
   | { kind: 'stop' }
 

@@ -10,6 +10,7 @@ import type { Logger } from '../../shared/log.ts'
 import type { Database } from '../../store/analytics/analytics-db.ts'
 import { ReportsDb } from '../../store/analytics/reports-db.ts'
 import { SegmentsDb } from '../../store/analytics/segments-db.ts'
+import { purgeTracker } from '../../store/analytics/tracker-purge.ts'
 import { TrendingDb } from '../../store/analytics/trending-db.ts'
 import { DAY_MS } from '../sessions/index.ts'
 import { PopularityAggregator } from '../trending/aggregator.ts'
@@ -79,6 +80,18 @@ export class RollupRunner {
   syncSegments(trackerId: string): void {
     // Read in the same (write) transaction, so a segment another connection commits meanwhile is not half seen.
     this.reportsDb.transaction(() => this.reportsDb.syncSegments(trackerId, this.segments.list(trackerId).map((segment) => segment.match)))
+  }
+
+  /**
+   * Deletes every analytics row of a removed tracker, then drops what the rollup holds in memory
+   * (its held events would otherwise be written back) and the tracker's precomputed conditions.
+   * Synchronous, in short transactions: no tick runs in between. Returns the rows deleted by table.
+   */
+  forgetTracker(trackerId: string): Record<string, number> {
+    const deleted = purgeTracker(this.reportsDb.db, trackerId)
+    this.rollup.reset()
+    this.syncSegments(trackerId)
+    return deleted
   }
 
   /** Every tracker with segments or precomputed conditions: what a restart, or a lost message, left behind. */

@@ -92,6 +92,15 @@ export class RollupThread {
     if (this.worker !== null) this.post(this.worker, { kind: 'segments', trackerId })
   }
 
+  /**
+   * A tracker was removed: the thread deletes its analytics rows and what it holds of it. With no
+   * thread running (a restart's backoff) the message is lost; `sift trackers remove` deleted the
+   * rows already, and only what the server wrote since stays.
+   */
+  forgetTracker(trackerId: string): void {
+    if (this.worker !== null) this.post(this.worker, { kind: 'forget-tracker', trackerId })
+  }
+
   /** Lets the thread finish its tick and close its connection, then ends it. No restart after this. */
   async stop(): Promise<void> {
     this.stopping = true

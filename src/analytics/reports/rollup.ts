@@ -98,6 +98,18 @@ export class Rollup {
     })
   }
 
+  /**
+   * Drops what is held in memory and reads on from the stored cursor, as after a rolled-back
+   * transaction: a removed tracker's held events and sessions must not be written after its rows
+   * were purged (tracker-purge.ts). Other trackers' held events are read again; rolling a session
+   * up again changes nothing.
+   */
+  reset(): void {
+    this.held.clear()
+    this.open.clear()
+    this.readTo = null
+  }
+
   /** Events of open sessions held unwritten (tests, the bench). */
   get openEvents(): number {
     return this.open.size

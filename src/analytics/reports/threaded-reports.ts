@@ -88,6 +88,15 @@ export class ThreadedReports {
     await this.thread.stop()
   }
 
+  /**
+   * A removed tracker's analytics go: queued events are written first, so the thread's purge,
+   * which runs after them, finds them too.
+   */
+  forgetTracker(trackerId: string): void {
+    this.options.flush()
+    this.thread.forgetTracker(trackerId)
+  }
+
   /** Writes queued events, then has the thread roll up at most `budget` events (pending ones read, then held open sessions written). */
   catchUp(budget = CATCH_UP_BUDGET): Promise<CatchUpResult> {
     return this.catchUpOn('reports', budget)
