@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Analytics } from './analytics/analytics.ts'
+import { shopperInsights } from './analytics/affinity/index.ts'
 import { ThreadedReports } from './analytics/reports/threaded-reports.ts'
 import { CatalogExporter } from './catalog/export.ts'
 import { UpdateByQueryRunner } from './catalog/update-by-query.ts'
@@ -87,7 +88,8 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   reports.start()
   // The indexer sees a removed tracker (or one removed and created again) within 5 s: what the
   // server wrote of its analytics since `sift trackers remove` deleted them, and what it holds, goes.
-  indexes.onDropped((trackerId) => reports.forgetTracker(trackerId))
+  // The trending and top-items answers the front thread memoised go once the rows are deleted.
+  indexes.onDropped((trackerId) => void reports.forgetTracker(trackerId).then(() => shopperInsights(analytics.db, store.catalog).tables.forgetAnswers()))
 
   const publicLimiter = config.publicRatePerMinute > 0 ? new RateLimiter(config.publicRatePerMinute, Number.POSITIVE_INFINITY) : null
 

@@ -77,6 +77,7 @@ try {
         } catch (error) {
           logger.error('analytics of a removed tracker not deleted', { trackerId: command.trackerId, error: String(error) })
         }
+        emit({ kind: 'forgot-tracker', id: command.id })
         return
       case 'stop':
         stopping = true

@@ -6,6 +6,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { openStore } from '../../src/store/index.ts'
 import { postEvents, storedEvents, waitForEvents } from './analytics/fixture.ts'
+import { flushEvents, getJson, searchFor, startShops } from './analytics/insights-fixture.ts'
 import { item, startTestSift, tempDataDir, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
 
 const TRACKER_C = { id: 'shop-c', key: 'key-c-5555555555' }
@@ -76,6 +77,30 @@ describe('a tracker removed while Sift runs', () => {
     }
     // The indexer looks for removed trackers every 5 s.
   }, 20_000)
+})
+
+describe('a tracker removed and created again: its reports start empty', () => {
+  test("trending shows none of the removed shop's searches", async () => {
+    const s = await startShops()
+    try {
+      const trending = async () => (await getJson<{ title: string }[]>(s, `/v2/trending_queries?tracker_id=${TRACKER_A.id}`)).body
+      await searchFor(s, TRACKER_A, 'jacket')
+      flushEvents(s)
+      expect(await trending()).toEqual([{ title: 'jacket' }])
+
+      expect(s.sift.store.trackers.remove(TRACKER_A.id)).toBe(true)
+      s.sift.store.trackers.upsert(TRACKER_A.id, TRACKER_A.key)
+      // A catalog write makes the server see the re-creation at once (else within 5 s).
+      await importObjects(s, TRACKER_A, [item('new-1', { title: 'Oak cabinet' })])
+      await until(async () => (await trending()).length === 0)
+      // Another shop's searches were kept.
+      await searchFor(s, TRACKER_B, 'ski')
+      flushEvents(s)
+      expect((await getJson<{ title: string }[]>(s, `/v2/trending_queries?tracker_id=${TRACKER_B.id}`)).body).toEqual([{ title: 'ski' }])
+    } finally {
+      await s.stop()
+    }
+  })
 })
 
 describe('trackers removed while Sift is down', () => {

@@ -30,7 +30,7 @@ export type RollupCommand =
   /** The tracker's saved segments changed (already committed): re-read them and follow. */
   | { kind: 'segments'; trackerId: string }
   /** The tracker was removed (or removed and created again): delete its analytics and what is held of it. */
-  | { kind: 'forget-tracker'; trackerId: string }
+  | { kind: 'forget-tracker'; id: number; trackerId: string }
   /** Finish, close the connection, answer `stopped`. */
   | { kind: 'stop' }
 
@@ -39,6 +39,8 @@ export type RollupEvent =
   | { kind: 'ready' }
   | { kind: 'caught-up'; id: number; processed: number; caughtUp: boolean }
   | { kind: 'catch-up-failed'; id: number; target: CatchUpTarget; error: string }
+  /** A forget-tracker is done (or failed, logged): the front thread may drop what it memoised of the tracker. */
+  | { kind: 'forgot-tracker'; id: number }
   | { kind: 'log'; level: LogLevel; message: string; fields: Record<string, unknown> }
   | { kind: 'stopped' }
   | { kind: 'fatal'; message: string }

@@ -72,17 +72,22 @@ export class RollupThread {
 
   /** Brings `target` up to date on the thread, at most `budget` pending events; resolves when it has (see the header for failures). */
   catchUp(budget: number, target: CatchUpTarget = 'reports'): Promise<CatchUpResult> {
+    return this.ask(`${target} catch-up`, (id) => ({ kind: 'catch-up', id, budget, target }))
+  }
+
+  /** Posts a command that answers by id; resolves with the answer, or NOT_CAUGHT_UP without a thread, on its death or after the timeout. */
+  private ask(what: string, command: (id: number) => RollupCommand): Promise<CatchUpResult> {
     const worker = this.worker
     if (worker === null) return Promise.resolve(NOT_CAUGHT_UP)
     const id = ++this.nextId
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters.delete(id)
-        this.logger.warn('analytics thread catch-up timed out', { target, timeoutMs: CATCH_UP_TIMEOUT_MS })
+        this.logger.warn(`analytics thread ${what} timed out`, { timeoutMs: CATCH_UP_TIMEOUT_MS })
         resolve(NOT_CAUGHT_UP)
       }, CATCH_UP_TIMEOUT_MS)
       this.waiters.set(id, { resolve, timer })
-      this.post(worker, { kind: 'catch-up', id, budget, target })
+      this.post(worker, command(id))
     })
   }
 
@@ -93,12 +98,12 @@ export class RollupThread {
   }
 
   /**
-   * A tracker was removed: the thread deletes its analytics rows and what it holds of it. With no
-   * thread running (a restart's backoff) the message is lost; `sift trackers remove` deleted the
-   * rows already, and only what the server wrote since stays.
+   * A tracker was removed: the thread deletes its analytics rows and what it holds of it; resolves
+   * when it has. With no thread running (a restart's backoff) the message is lost; `sift trackers
+   * remove` deleted the rows already, and only what the server wrote since stays.
    */
-  forgetTracker(trackerId: string): void {
-    if (this.worker !== null) this.post(this.worker, { kind: 'forget-tracker', trackerId })
+  async forgetTracker(trackerId: string): Promise<void> {
+    await this.ask('forget-tracker', (id) => ({ kind: 'forget-tracker', id, trackerId }))
   }
 
   /** Lets the thread finish its tick and close its connection, then ends it. No restart after this. */
@@ -138,6 +143,9 @@ export class RollupThread {
     switch (event.kind) {
       case 'caught-up':
         this.settle(event.id, { processed: event.processed, caughtUp: event.caughtUp })
+        return
+      case 'forgot-tracker':
+        this.settle(event.id, NOT_CAUGHT_UP)
         return
       case 'catch-up-failed':
         this.logger.error(`${event.target} catch-up failed`, { error: event.error })

@@ -92,9 +92,9 @@ export class ThreadedReports {
    * A removed tracker's analytics go: queued events are written first, so the thread's purge,
    * which runs after them, finds them too.
    */
-  forgetTracker(trackerId: string): void {
+  forgetTracker(trackerId: string): Promise<void> {
     this.options.flush()
-    this.thread.forgetTracker(trackerId)
+    return this.thread.forgetTracker(trackerId)
   }
 
   /** Writes queued events, then has the thread roll up at most `budget` events (pending ones read, then held open sessions written). */

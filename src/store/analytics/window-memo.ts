@@ -51,6 +51,11 @@ export class WindowMemo {
     return value
   }
 
+  /** Forgets every answer (a removed tracker's rows were deleted without the cursor moving). */
+  clear(): void {
+    this.entries.clear()
+  }
+
   /** A stale answer still served: it was costly, and is younger than its cost allows. */
   private reusable(entry: Entry): boolean {
     if (entry.costMs < MEMO_MIN_COST_MS || !entry.costlyBefore) return false
