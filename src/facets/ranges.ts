@@ -17,8 +17,12 @@
  *   walk    the column's value order (docs sorted by value) against a bit per hit: sequential,
  *           O(docs with a value); min and max are the first and last hits met, and each bucket
  *           is a contiguous run of the order found by binary search (dense hits, single-valued).
+ *
+ * A walk over a large segment counts each bucket's run from the order's checkpoints instead
+ * (index/range-checkpoints.ts: a popcount of the hits against the nearest checkpoint per bucket
+ * edge) when that reads less than the runs would.
  */
-import { BitmapCursor, type FieldReader } from '@/index/index.ts'
+import { BitmapCursor, CHECKPOINT_MIN_DOCS, countBeforeCost, countBeforePositions, hitExtent, type FieldReader } from '@/index/index.ts'
 import { bucketOf, dateBuckets, numberBuckets, type Buckets } from './buckets.ts'
 import { normalize, type FacetInput, type FacetValue } from './types.ts'
 
@@ -31,6 +35,8 @@ type Column = 'num' | 'date'
  * costs about as much as this many sequential order steps (measured on a 1M-doc segment).
  */
 export const WALK_MIN_DENSITY = 1 / 16
+/** The threshold in use (bench/micro/range-facet.probe.ts compares others). */
+export const rangeTuning = { walkMinDensity: WALK_MIN_DENSITY }
 
 /** One segment's values of the field: the column, the CSR of all values (multi-valued) or the value order. */
 interface Values {
@@ -63,6 +69,8 @@ const batch = new Uint32Array(BATCH)
 /** Gathered values and, per value, the serial number of its doc (multi-valued fields count a doc once per bucket). */
 let gathered = new Float64Array(4096)
 let serials = new Uint32Array(4096)
+/** Whether any gathered source is multi-valued: only then are serials written and read (a doc counts once per bucket). */
+let multiGathered = false
 /** A bit per doc of the walked segment; all zero between calls. */
 let dense = new Uint32Array(1024)
 
@@ -81,19 +89,31 @@ function grow(need: number): void {
 function gatherDocs(values: Values, docs: Uint32Array, m: number, n: number, serial: number): { n: number; serial: number } {
   const { col, offs, vals } = values
   grow(n + m)
+  if (offs === null || vals === null) {
+    const g = gathered
+    if (!multiGathered) {
+      // One value a doc, in every source: no serials (countGathered does not read them then).
+      for (let i = 0; i < m; i++) {
+        const v = col[docs[i]!]!
+        if (v === v) g[n++] = v
+      }
+      return { n, serial: serial + m }
+    }
+    for (let i = 0; i < m; i++) {
+      serial++
+      const v = col[docs[i]!]!
+      if (Number.isNaN(v)) continue
+      g[n] = v
+      serials[n++] = serial
+    }
+    return { n, serial }
+  }
   for (let i = 0; i < m; i++) {
     const d = docs[i]!
     serial++
-    if (offs !== null && vals !== null) {
-      grow(n + offs[d + 1]! - offs[d]!)
-      for (let j = offs[d]!; j < offs[d + 1]!; j++) {
-        gathered[n] = vals[j]!
-        serials[n++] = serial
-      }
-    } else {
-      const v = col[d]!
-      if (Number.isNaN(v)) continue
-      gathered[n] = v
+    grow(n + offs[d + 1]! - offs[d]!)
+    for (let j = offs[d]!; j < offs[d + 1]!; j++) {
+      gathered[n] = vals[j]!
       serials[n++] = serial
     }
   }
@@ -116,6 +136,13 @@ function startWalk(src: Source): void {
   const words = (src.values.col.length + 31) >>> 5
   if (dense.length < words) dense = new Uint32Array(words)
   src.input.hits.orIntoDenseWords(dense)
+  if (src.values.col.length >= CHECKPOINT_MIN_DOCS) {
+    // Hits bunched at one end of the order would make the scan from the other end read most of it.
+    const extent = hitExtent(order, src.values.col.length, dense)
+    src.lo = extent.lo
+    src.hi = extent.hi
+    return
+  }
   let lo = 0
   while (lo < order.length && !isHit(order[lo]!)) lo++
   let hi = order.length - 1
@@ -132,10 +159,12 @@ function isHit(doc: number): boolean {
 function countWalk(src: Source, buckets: Buckets, counts: Uint32Array): void {
   const order = src.values.order!
   const col = src.values.col
-  let start = src.lo
+  // Each bucket's run of the order [start, edge): the bucket of order[start] ends where bucketOf
+  // first exceeds it (bucketOf is monotone).
+  const ids: number[] = []
+  const edges: number[] = []
   const end = src.hi + 1
-  while (start < end) {
-    // The bucket of order[start] ends where bucketOf first exceeds it (bucketOf is monotone).
+  for (let start = src.lo; start < end; ) {
     const b = bucketOf(buckets, col[order[start]!]!)
     let lo = start + 1
     let hi = end
@@ -144,13 +173,23 @@ function countWalk(src: Source, buckets: Buckets, counts: Uint32Array): void {
       if (bucketOf(buckets, col[order[mid]!]!) > b) hi = mid
       else lo = mid + 1
     }
+    ids.push(b)
+    edges.push(lo)
+    start = lo
+  }
+  if (col.length >= CHECKPOINT_MIN_DOCS && edges.length * countBeforeCost(order.length, col.length) < end - src.lo) {
+    // No hit lies before src.lo (the first hit of the order), so a bucket's count is the difference of its edges' counts.
+    const before = countBeforePositions(order, col.length, dense, edges)
+    for (let i = 0; i < ids.length; i++) counts[ids[i]!]! += before[i]! - (i === 0 ? 0 : before[i - 1]!)
+    return
+  }
+  for (let i = 0, start = src.lo; i < ids.length; start = edges[i++]!) {
     let c = 0
-    for (let i = start; i < lo; i++) {
-      const d = order[i]!
+    for (let j = start; j < edges[i]!; j++) {
+      const d = order[j]!
       c += (dense[d >>> 5]! >>> (d & 31)) & 1
     }
-    counts[b]! += c
-    start = lo
+    counts[ids[i]!]! += c
   }
 }
 
@@ -160,9 +199,10 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   for (const input of inputs) {
     const values = valuesOf(input.reader.field(field), column)
     if (values === null || input.hits.isEmpty()) continue
-    const walk = values.order !== null && input.hits.size >= values.order.length * WALK_MIN_DENSITY
+    const walk = values.order !== null && input.hits.size >= values.order.length * rangeTuning.walkMinDensity
     sources.push({ values, input, walk, lo: 0, hi: -1 })
   }
+  multiGathered = sources.some((src) => !src.walk && src.values.offs !== null)
   // One bit array serves every walk: a walk's bits stay set to count only when it is the only source.
   const keepBits = sources.length === 1
   let at = { n: 0, serial: 0 }
@@ -195,7 +235,7 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
     countWalk(src, buckets, counts)
     clearBits(src)
   }
-  countGathered(at.n, buckets, counts, sources.some((src) => !src.walk && src.values.offs !== null))
+  countGathered(at.n, buckets, counts)
   const out: { value: string; hits_count: number }[] = []
   for (let i = 0; i < buckets.count; i++) if (counts[i]! > 0) out.push({ value: buckets.label(i), hits_count: counts[i]! })
   return normalize(out)
@@ -206,8 +246,8 @@ function clearBits(src: Source): void {
 }
 
 /** Adds the gathered values per bucket to `counts` (a doc with several values counts once per bucket). */
-function countGathered(n: number, buckets: Buckets, counts: Uint32Array, multi: boolean): void {
-  if (!multi && buckets.bounds === null && buckets.count > 1) {
+function countGathered(n: number, buckets: Buckets, counts: Uint32Array): void {
+  if (!multiGathered && buckets.bounds === null && buckets.count > 1) {
     // The common case (one number per doc) inlined: bucketOf's formula without its dispatch.
     const { start, step } = buckets
     const last = buckets.count - 1
@@ -215,6 +255,10 @@ function countGathered(n: number, buckets: Buckets, counts: Uint32Array, multi: 
       const b = Math.floor((gathered[i]! - start) / step + 1e-9)
       counts[b < 0 ? 0 : b > last ? last : b]!++
     }
+    return
+  }
+  if (!multiGathered) {
+    for (let i = 0; i < n; i++) counts[bucketOf(buckets, gathered[i]!)]!++
     return
   }
   const stamp = new Int32Array(buckets.count).fill(-1)

@@ -5,10 +5,9 @@
  * Value bitmaps come from the reader's cache and range / geo leaves from the leaf cache: they
  * are never mutated here.
  */
-import { Bitmap, PATH_SEPARATOR, type FieldReader, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, PATH_SEPARATOR, rangeFromCheckpoints, useCheckpoints, type FieldReader, type SegmentReader } from '@/index/index.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
 import { cachedLeaf } from './leaf-cache.ts'
-import { rangeFromCheckpoints, useCheckpoints } from './range-checkpoints.ts'
 
 const EARTH_RADIUS_KM = 6371.0088
 

@@ -1,11 +1,13 @@
 // Range facets read values two ways (gather per hit, or walk the value order against a bit per
-// hit); whichever is picked, the buckets must equal a naive count over the hits' values, for one
-// segment or several, single- or multi-valued columns, numbers or dates.
+// hit; a walk over a large segment counts from the order's checkpoints); whichever is picked, the
+// buckets must equal a naive count over the hits' values, for one segment or several, single- or
+// multi-valued columns, numbers or dates.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { rangeFacetValues, type FacetInput } from '@/facets/index.ts'
 import { bucketOf, dateBuckets, numberBuckets } from '@/facets/buckets.ts'
-import { Bitmap, encodeSegment, openSegment, SegmentBuilder, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, CHECKPOINT_MIN_DOCS, encodeSegment, openSegment, SegmentBuilder, type SegmentReader } from '@/index/index.ts'
+import { seededRandom } from '@/shared/random.ts'
 import { obj } from '../../support/corpus.ts'
 
 type Value = number | number[] | null
@@ -68,6 +70,36 @@ describe('range facets', () => {
         const withDocs = inputs.map((i) => ({ ...i, docs: i.hits.toArray() }))
         expect(rangeFacetValues(withDocs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(want)
       }),
+    )
+  })
+})
+
+describe('range facets over a segment large enough for checkpoints', () => {
+  // Built once: ~70K docs, a tenth without a value; values clustered so that hits can sit in a few buckets.
+  const random = seededRandom(5)
+  const numDocs = CHECKPOINT_MIN_DOCS + 4_321
+  const values: Value[] = Array.from({ length: numDocs }, () => (random() < 0.1 ? null : Math.floor(random() ** 3 * 4_000) - 20))
+  const reader = segmentOf(values, false)
+
+  test('counts equal a naive count, for dense, sparse and skewed hits and one or two segments', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.02, max: 1, noNaN: true }), fc.integer(), fc.boolean(), fc.boolean(), (density, seed, skewed, withSmall) => {
+        const pick = seededRandom(seed)
+        const ids: number[] = []
+        for (let d = 0; d < numDocs; d++) {
+          // Skewed: hits only among docs of low values (a query for cheap things), so min and max move and buckets narrow.
+          const v = values[d]
+          if (skewed && typeof v === 'number' && v > 400) continue
+          if (pick() < density) ids.push(d)
+        }
+        const inputs: FacetInput[] = [{ reader, hits: Bitmap.fromSorted(ids) }]
+        if (withSmall) {
+          const small = segmentOf([5, 7000, null, 12], false)
+          inputs.push({ reader: small, hits: Bitmap.fromSorted([0, 1, 3]) })
+        }
+        expect(rangeFacetValues(inputs, 'v', 'num').map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(naive(inputs, 'num'))
+      }),
+      { numRuns: 30 },
     )
   })
 })

@@ -1,11 +1,11 @@
 // Wide range filters through the engine on a segment large enough for range checkpoints
-// (src/query/range-checkpoints.ts, used by filter-eval.ts rangeByOrder): the same docs as a count
+// (src/index/range-checkpoints.ts, used by filter-eval.ts rangeByOrder): the same docs as a count
 // over the objects, for wide ranges (checkpoints), narrow ones (scattered into the same dense
 // scratch afterwards) and open sides, with docs lacking the field and a rewritten (deleted) doc.
 import { describe, expect, test } from 'bun:test'
 import { createEngine } from '@/engine/index.ts'
 import { IndexWriter } from '@/index/index.ts'
-import { CHECKPOINT_MIN_DOCS } from '@/query/range-checkpoints.ts'
+import { CHECKPOINT_MIN_DOCS } from '@/index/range-checkpoints.ts'
 import { obj, req } from '../../support/corpus.ts'
 
 describe('wide range filters', () => {

@@ -1,10 +1,10 @@
-// Property test for src/query/range-checkpoints.ts: a range of a value order taken from the
+// Property test for src/index/range-checkpoints.ts: a range of a value order taken from the
 // checkpoints (a difference of two prefix bit arrays and a few toggled docs) equals the docs at
 // those positions, for any segment size, share of docs having a value, and range (empty ends,
 // ranges inside one step, ranges that straddle or end on a checkpoint, the whole order).
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { CHECKPOINT_MIN_DOCS, CHECKPOINTS, rangeFromCheckpoints, useCheckpoints } from '@/query/range-checkpoints.ts'
+import { CHECKPOINT_MIN_DOCS, CHECKPOINTS, countBeforePositions, rangeFromCheckpoints, useCheckpoints } from '@/index/range-checkpoints.ts'
 import { seededRandom } from '@/shared/random.ts'
 
 /** The docs having a value (a random share of the segment) in a random order: what numOrder holds. */
@@ -67,6 +67,30 @@ describe('range checkpoints', () => {
         expect(dense.every((w) => w === 0)).toBe(true)
       }
     }
+  })
+
+  test('the hits before any position of the order, counted from the checkpoints, equal a count of the docs there', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: CHECKPOINT_MIN_DOCS, max: 2 * CHECKPOINT_MIN_DOCS }),
+        fc.constantFrom(1, 0.5),
+        fc.integer(),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+        (numDocs, share, seed, density, picks) => {
+          const order = randomOrder(numDocs, share, seed)
+          const random = seededRandom(seed ^ 0x5bd1e995)
+          const dense = new Uint32Array((numDocs + 31) >>> 5)
+          for (let d = 0; d < numDocs; d++) if (random() < density) dense[d >>> 5]! |= 1 << (d & 31)
+          const isHit = (d: number) => (dense[d >>> 5]! >>> (d & 31)) & 1
+          // Any 0 ≤ p ≤ n, both ends included.
+          const positions = [0, order.length, ...picks.map((x) => x % (order.length + 1))]
+          const want = positions.map((p) => Array.from(order.subarray(0, p)).reduce((c, d) => c + isHit(d), 0))
+          expect(countBeforePositions(order, numDocs, dense, positions)).toEqual(want)
+        },
+      ),
+      { numRuns: 30 },
+    )
   })
 
   test('wide ranges of large segments use them, narrow ranges and small segments scatter', () => {
