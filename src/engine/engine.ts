@@ -45,6 +45,7 @@ import { planSort } from './sort-keys.ts'
 import { wordDocs } from './text-match.ts'
 import { keptWordDocs, warmedDocsOf } from './warm-word-docs.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
+import { LruMap } from '@/shared/lru-map.ts'
 
 /** One `f` key: its resolved field and the OR of its values. */
 interface GroupPlan {
@@ -129,7 +130,7 @@ export class Engine {
   private readonly topK = new TopK(64)
   /** Facets counted over the fixed filters alone (no text, no `f` group but their own), by what fixes them. */
   private readonly fixedFacets = new Map<string, FacetResult>()
-  private readonly wordDocsCache = new Map<string, Bitmap[]>()
+  private readonly wordDocsCache = new LruMap<string, Bitmap[]>()
   /** Words warmed in idle time (warmPrefix), kept while the engine lives. */
   private readonly warmWordDocs = new Map<string, Bitmap[]>()
 
@@ -146,7 +147,7 @@ export class Engine {
     let docs = this.warmWordDocs.get(key) ?? this.wordDocsCache.get(key)
     if (docs === undefined) {
       docs = this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w))
-      if (this.wordDocsCache.size >= WORD_DOCS_CACHE_MAX) this.wordDocsCache.delete(this.wordDocsCache.keys().next().value!)
+      if (this.wordDocsCache.size >= WORD_DOCS_CACHE_MAX) this.wordDocsCache.evictOldest()
       this.wordDocsCache.set(key, docs)
     }
     return docs

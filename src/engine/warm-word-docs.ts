@@ -12,6 +12,7 @@
  */
 import type { Bitmap, SegmentReader } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
+import { LruMap } from '@/shared/lru-map.ts'
 import { cachedPerOwner } from '@/shared/memo.ts'
 import type { SegmentState } from './index-view.ts'
 import { wordDocs } from './text-match.ts'
@@ -19,7 +20,7 @@ import { wordDocs } from './text-match.ts'
 /** Words kept per reader: a generation warms ~290 at 1M objects (30 one-letter, 256 two-letter prefixes). */
 export const WARM_WORDS_PER_READER = 512
 
-const byReader = new WeakMap<SegmentReader, Map<string, Bitmap>>()
+const byReader = new WeakMap<SegmentReader, LruMap<string, Bitmap>>()
 
 /** The docs of `word` (whose terms `key` names) in `seg`, from an earlier generation when it warmed the same word. Do not mutate. */
 export function warmedDocsOf(seg: SegmentState, word: WordPlan, key: string): Bitmap {
@@ -28,7 +29,7 @@ export function warmedDocsOf(seg: SegmentState, word: WordPlan, key: string): Bi
 
 /** The docs of the word whose terms `key` names in `seg`, when a warm-up kept them; else undefined. Do not mutate. */
 export function keptWordDocs(seg: SegmentState, key: string): Bitmap | undefined {
-  return byReader.get(seg.reader)?.get(key)
+  return byReader.get(seg.reader)?.peek(key)
 }
 
 /** Largest segments whose short prefixes have been warmed (later generations over them skip it). */

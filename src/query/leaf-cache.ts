@@ -7,12 +7,13 @@
  * its entries along.
  */
 import type { Bitmap, FieldReader } from '@/index/index.ts'
+import { LruMap } from '@/shared/lru-map.ts'
 import { cachedPerOwner } from '@/shared/memo.ts'
 
 /** Most cached leaves per field. */
 export const LEAF_CACHE_MAX = 16
 
-const caches = new WeakMap<FieldReader, Map<string, Bitmap>>()
+const caches = new WeakMap<FieldReader, LruMap<string, Bitmap>>()
 
 /** The cached result of `key` on field `f`, computing and caching it on a miss. */
 export function cachedLeaf(f: FieldReader, key: string, compute: () => Bitmap): Bitmap {

@@ -14,6 +14,7 @@
  * copy, never mutate them.
  */
 import type { CatalogObject } from '../shared/catalog-object.ts'
+import { LruMap } from '../shared/lru-map.ts'
 
 /** Where objects come from on a miss (the worker's read-only CatalogStore). */
 export interface ObjectSource {
@@ -35,7 +36,7 @@ interface TrackerEntries {
   generation: number
   /** Change-log position the entries were last checked at: every entry is at least as new. */
   checkedSeq: number
-  objects: Map<string, CatalogObject>
+  objects: LruMap<string, CatalogObject>
 }
 
 export class ObjectCache {
@@ -59,14 +60,12 @@ export class ObjectCache {
     const missing: string[] = []
     for (const id of identities) {
       if (found.has(id)) continue
+      // Marked recently used, so eviction takes the least recently used first.
       const object = entries.objects.get(id)
       if (object === undefined) {
         missing.push(id)
         continue
       }
-      // Recently used last, so eviction takes the least recently used first.
-      entries.objects.delete(id)
-      entries.objects.set(id, object)
       found.set(id, object)
     }
     if (missing.length > 0) {
@@ -101,7 +100,7 @@ export class ObjectCache {
     if (entries === undefined || generation > entries.generation) {
       this.size -= entries?.objects.size ?? 0
       // Read before any object is: every entry is then at least as new as this position.
-      const fresh = { generation, checkedSeq: store.maxSeq(), objects: new Map<string, CatalogObject>() }
+      const fresh = { generation, checkedSeq: store.maxSeq(), objects: new LruMap<string, CatalogObject>() }
       this.trackers.set(trackerId, fresh)
       return fresh
     }
@@ -126,12 +125,10 @@ export class ObjectCache {
   private evictOne(): void {
     let largest: TrackerEntries | null = null
     for (const entries of this.trackers.values()) if (largest === null || entries.objects.size > largest.objects.size) largest = entries
-    const oldest = largest?.objects.keys().next()
-    if (largest === null || oldest === undefined || oldest.done) {
+    if (largest === null || largest.objects.evictOldest() === undefined) {
       this.size = 0
       return
     }
-    largest.objects.delete(oldest.value)
     this.size--
   }
 }

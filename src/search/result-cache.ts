@@ -5,8 +5,10 @@
  * earlier at the instant its answer stops being right (an active_from/active_to boundary), and
  * the cache holds at most `maxEntries` entries and about `maxBytes` bytes (oldest out first).
  */
+import { LruMap } from '../shared/lru-map.ts'
+
 export class ResultCache<T> {
-  private readonly entries = new Map<string, { value: T; expiresAt: number; bytes: number }>()
+  private readonly entries = new LruMap<string, { value: T; expiresAt: number; bytes: number }>()
   private bytes = 0
 
   constructor(
@@ -16,14 +18,13 @@ export class ResultCache<T> {
   ) {}
 
   get(key: string, nowMs: number = Date.now()): T | null {
-    const entry = this.entries.get(key)
+    const entry = this.entries.peek(key)
     if (entry === undefined) return null
-    this.entries.delete(key)
     if (entry.expiresAt <= nowMs) {
-      this.bytes -= entry.bytes
+      this.remove(key)
       return null
     }
-    this.entries.set(key, entry)
+    this.entries.get(key)
     return entry.value
   }
 
@@ -38,11 +39,11 @@ export class ResultCache<T> {
     this.remove(key)
     this.entries.set(key, { value, expiresAt, bytes })
     this.bytes += bytes
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value!)
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.bytes -= this.entries.evictOldest()![1].bytes
   }
 
   private remove(key: string): void {
-    const entry = this.entries.get(key)
+    const entry = this.entries.peek(key)
     if (entry === undefined) return
     this.entries.delete(key)
     this.bytes -= entry.bytes

@@ -1,3 +1,5 @@
+import { LruMap } from './lru-map.ts'
+
 /**
  * The bounded caches of readers and per-generation views: get, compute on a miss, and drop the
  * whole cache once it holds `max` entries (cheaper than tracking recency; a dropped entry is
@@ -18,21 +20,16 @@ export function memo<K, V>(cache: Map<K, V>, max: number, key: K, compute: () =>
  * computing and caching it on a miss. One cache per owner in a WeakMap: a dropped owner (a
  * reader) takes its entries along.
  */
-export function cachedPerOwner<O extends object, V>(caches: WeakMap<O, Map<string, V>>, owner: O, key: string, max: number, compute: () => V): V {
+export function cachedPerOwner<O extends object, V>(caches: WeakMap<O, LruMap<string, V>>, owner: O, key: string, max: number, compute: () => V): V {
   let cache = caches.get(owner)
   if (cache === undefined) {
-    cache = new Map()
+    cache = new LruMap()
     caches.set(owner, cache)
   }
   let value = cache.get(key)
-  if (value !== undefined) {
-    // Map order is insertion order: re-inserting marks the entry most recently used.
-    cache.delete(key)
-    cache.set(key, value)
-    return value
-  }
+  if (value !== undefined) return value
   value = compute()
-  if (cache.size >= max) cache.delete(cache.keys().next().value!)
+  if (cache.size >= max) cache.evictOldest()
   cache.set(key, value)
   return value
 }

@@ -15,6 +15,7 @@ import type { AffinityDb } from '../../store/analytics/affinity-db.ts'
 import type { TrendingDb } from '../../store/analytics/trending-db.ts'
 import type { CatalogStore } from '../../store/index.ts'
 import { buildProfile, isEmptyProfile, type ShopperProfile } from './profile.ts'
+import { LruMap } from '../../shared/lru-map.ts'
 
 export const RECENT_EVENTS = 200
 export const CACHE_TTL_MS = 60_000
@@ -36,7 +37,7 @@ interface CacheEntry {
 }
 
 export class AffinityService {
-  private readonly cache = new Map<string, CacheEntry>()
+  private readonly cache = new LruMap<string, CacheEntry>()
 
   constructor(
     private readonly reads: AffinityDb,
@@ -66,13 +67,12 @@ export class AffinityService {
     const key = `${trackerId}\u0000${clientIds.join('\u0000')}`
     const stamp = this.reads.newestSeq(trackerId, clientIds)
     const now = this.now()
-    const cached = this.cache.get(key)
+    const cached = this.cache.peek(key)
     if (cached && cached.stamp === stamp && now - cached.at < CACHE_TTL_MS) return cached.shopper
     const shopper = stamp === 0 ? { clientIds, profile: null } : this.compute(trackerId, clientIds)
-    this.cache.delete(key)
+    // Ordered by computation: the oldest entry is the least recently computed.
     this.cache.set(key, { stamp, at: now, shopper })
-    // Map keeps insertion order: the first key is the least recently computed.
-    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!)
+    if (this.cache.size > CACHE_ENTRIES) this.cache.evictOldest()
     return shopper
   }
 

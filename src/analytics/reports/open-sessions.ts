@@ -12,6 +12,7 @@
  * cursor must not pass a held event: it stays before the oldest one (`firstSeq`), so after a crash
  * or a restart the held events are read again (rolling a written session up again changes nothing).
  */
+import { LruMap } from '../../shared/lru-map.ts'
 import type { SeqEvent } from '../../store/analytics/analytics-db.ts'
 
 /** A key's events read and not yet written, with their time span. */
@@ -39,8 +40,12 @@ interface OpenKey extends KeyEvents {
 export const OPEN_EVENTS = 50_000
 
 export class OpenSessions {
-  /** By `tracker\0session key`, in the order keys were first held: the first holds the oldest event. */
-  private readonly keys = new Map<string, OpenKey>()
+  /**
+   * By `tracker\0session key`, in the order keys were first held (entries are never moved): the
+   * first holds the oldest event. An LruMap for its O(1) first entry (a Map's first key skips the
+   * slots of every key taken since it last rehashed: lru-map.ts).
+   */
+  private readonly keys = new LruMap<string, OpenKey>()
   private held = 0
 
   constructor(private readonly maxEvents = OPEN_EVENTS) {}
@@ -48,7 +53,7 @@ export class OpenSessions {
   /** Adds a batch's events of a key (in seq order) to what is held for it; returns everything held for it. */
   add(id: string, group: KeyEvents): KeyEvents {
     this.held += group.events.length
-    const open = this.keys.get(id)
+    const open = this.keys.peek(id)
     if (open === undefined) {
       const added: OpenKey = { ...group, firstSeq: group.events[0]!.seq }
       this.keys.set(id, added)
@@ -62,7 +67,7 @@ export class OpenSessions {
 
   /** Takes the key's held events out (they are being written). */
   take(id: string): KeyEvents | undefined {
-    const open = this.keys.get(id)
+    const open = this.keys.peek(id)
     if (open === undefined) return undefined
     this.held -= open.events.length
     this.keys.delete(id)
@@ -72,11 +77,7 @@ export class OpenSessions {
   /** Takes out the keys held longest until the held events fit the cap. */
   takeOverflow(): KeyEvents[] {
     const out: KeyEvents[] = []
-    for (const [id, open] of this.keys) {
-      if (this.held <= this.maxEvents) break
-      this.take(id)
-      out.push(open)
-    }
+    while (this.held > this.maxEvents && this.keys.size > 0) out.push(this.take(this.keys.oldestKey()!)!)
     return out
   }
 
@@ -106,8 +107,8 @@ export class OpenSessions {
 
   /** The seq of the oldest event held, or null when none is. */
   firstSeq(): number | null {
-    for (const open of this.keys.values()) return open.firstSeq
-    return null
+    const first = this.keys.oldestKey()
+    return first === undefined ? null : this.keys.peek(first)!.firstSeq
   }
 
   /** Drops everything (a rolled-back transaction: the rollup reads again from the stored cursor). */

@@ -13,6 +13,7 @@
  * the stored one spans, and anything the rollup did not write itself (a rolled-back transaction, an
  * event too old to roll up) drops what it touched.
  */
+import { LruMap } from '../../shared/lru-map.ts'
 import type { SeqEvent } from '../../store/analytics/analytics-db.ts'
 import type { StoredSessionSpan } from '../../store/analytics/reports-db.ts'
 import type { SessionSummary } from '../sessions/index.ts'
@@ -36,8 +37,8 @@ interface HeldSession {
 export const HELD_EVENTS = 25_000
 
 export class SessionEvents {
-  /** By `tracker\0session key`, the key's held sessions by stored id; Map order is recency (least recent first). */
-  private readonly keys = new Map<string, Map<number, HeldSession>>()
+  /** By `tracker\0session key`, the key's held sessions by stored id, in recency order (least recent first). */
+  private readonly keys = new LruMap<string, Map<number, HeldSession>>()
   private held = 0
 
   constructor(private readonly maxEvents = HELD_EVENTS) {}
@@ -45,7 +46,7 @@ export class SessionEvents {
   /** The events of the key's stored sessions `spans`, when every one is held as it is stored; else undefined. */
   eventsOf(trackerId: string, sessionKey: string, spans: readonly StoredSessionSpan[]): SeqEvent[] | undefined {
     const id = keyId(trackerId, sessionKey)
-    const sessions = this.keys.get(id)
+    const sessions = this.keys.peek(id)
     if (sessions === undefined) return undefined
     const out: SeqEvent[] = []
     for (const span of spans) {
@@ -53,8 +54,7 @@ export class SessionEvents {
       if (events === undefined || events[0]!.at !== span.startAt || events[events.length - 1]!.at !== span.endAt) return undefined
       for (const event of events) out.push(event)
     }
-    this.keys.delete(id)
-    this.keys.set(id, sessions)
+    this.keys.get(id)
     return out
   }
 
@@ -63,7 +63,7 @@ export class SessionEvents {
    * session's stored rows only once {@link eventsOf} has found the session as it is stored.
    */
   summaryOf(trackerId: string, sessionKey: string, sessionId: number): SessionSummary | undefined {
-    return this.keys.get(keyId(trackerId, sessionKey))?.get(sessionId)?.summary
+    return this.keys.peek(keyId(trackerId, sessionKey))?.get(sessionId)?.summary
   }
 
   /**
@@ -72,7 +72,7 @@ export class SessionEvents {
    */
   replace(trackerId: string, sessionKey: string, removed: readonly number[], stored: readonly [id: number, events: readonly SeqEvent[], summary?: SessionSummary][]): void {
     const id = keyId(trackerId, sessionKey)
-    const sessions = this.keys.get(id) ?? new Map<number, HeldSession>()
+    const sessions = this.keys.peek(id) ?? new Map<number, HeldSession>()
     this.keys.delete(id)
     for (const sessionId of removed) this.drop(sessions, sessionId)
     for (const [sessionId, events, summary] of stored) {
@@ -87,7 +87,7 @@ export class SessionEvents {
   /** Drops the key's held sessions (an event the rollup did not fold into them). */
   forget(trackerId: string, sessionKey: string): void {
     const id = keyId(trackerId, sessionKey)
-    const sessions = this.keys.get(id)
+    const sessions = this.keys.peek(id)
     if (sessions !== undefined) this.dropKey(id, sessions)
   }
 
@@ -111,9 +111,9 @@ export class SessionEvents {
 
   /** Least recently used keys go first, until the held events fit. */
   private evict(): void {
-    for (const [id, sessions] of this.keys) {
-      if (this.held <= this.maxEvents) return
-      this.dropKey(id, sessions)
+    while (this.held > this.maxEvents && this.keys.size > 0) {
+      const id = this.keys.oldestKey()!
+      this.dropKey(id, this.keys.peek(id)!)
     }
   }
 

@@ -12,6 +12,7 @@
  * two computations of the key both were: one slow run (a GC pause, a cold page, a busy machine)
  * must not make a cheap answer stale.
  */
+import { LruMap } from '../../shared/lru-map.ts'
 
 export const MEMO_MIN_COST_MS = 5
 export const MEMO_COST_FACTOR = 50
@@ -29,7 +30,7 @@ interface Entry {
 }
 
 export class WindowMemo {
-  private readonly entries = new Map<string, Entry>()
+  private readonly entries = new LruMap<string, Entry>()
 
   constructor(
     private readonly cursor: () => number,
@@ -39,15 +40,15 @@ export class WindowMemo {
   /** The answer for `key`, computed by `compute` unless a valid one is kept. Callers must not mutate it. */
   read<T>(key: string, compute: () => T): T {
     const cursor = this.cursor()
-    const kept = this.entries.get(key)
+    const kept = this.entries.peek(key)
     if (kept !== undefined && (kept.cursor === cursor || this.reusable(kept))) return kept.value as T
     const start = this.now()
     const value = compute()
     const end = this.now()
     const costlyBefore = kept !== undefined && kept.costMs >= MEMO_MIN_COST_MS
-    this.entries.delete(key)
+    // Ordered by computation: the oldest entry is the least recently computed.
     this.entries.set(key, { value, cursor, at: end, costMs: end - start, costlyBefore })
-    if (this.entries.size > MEMO_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    if (this.entries.size > MEMO_ENTRIES) this.entries.evictOldest()
     return value
   }
 
