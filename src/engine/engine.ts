@@ -105,7 +105,7 @@ class DocsPool {
 }
 const docsPool = new DocsPool()
 
-/** Words whose docs an engine keeps (oldest dropped first). */
+/** Words whose docs an engine keeps (least recently used dropped first). */
 const WORD_DOCS_CACHE_MAX = 32
 
 /**
@@ -160,7 +160,8 @@ export class Engine {
   warmPrefix(prefix: string): void {
     for (const w of planWords(parseQueryText(prefix), this.view, { prefixLast: true, fuzzy: true })) {
       const key = wordKey(w)
-      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.wordDocsCache.get(key) ?? this.view.segments.map((seg) => warmedDocsOf(seg, w, key)))
+      // peek: once warmed, requests read the word from warmWordDocs, never from the bounded cache again.
+      if (!this.warmWordDocs.has(key)) this.warmWordDocs.set(key, this.wordDocsCache.peek(key) ?? this.view.segments.map((seg) => warmedDocsOf(seg, w, key)))
     }
   }
 

@@ -16,12 +16,13 @@
  * the hits among the at most step/2 positions between p(k) and p. Walking the order against a bit
  * per hit costs a read per doc with a value instead (~1M at a million docs) for every request.
  *
- * Built in the worker on the first wide range over a column (one pass over the order), kept in a
- * WeakMap keyed by the order array, so a dropped segment takes its checkpoints along. Memory: up to
- * CHECKPOINTS bit arrays of the segment, within CHECKPOINT_BUDGET_BYTES per column down to 2
- * checkpoints (4 MB a column at a million docs, 16 MB from 4M docs, two bit arrays past 33M). Per
- * worker it is that for each number or date column a wide range has used, in each segment of
- * CHECKPOINT_MIN_DOCS or more (a shop's price and a date or two: tens of MB at most at 1M).
+ * Built in the worker on the first wide range or dense range facet over a column (one pass over the
+ * order), kept in a WeakMap keyed by the order array, so a dropped segment takes its checkpoints
+ * along. Memory: up to CHECKPOINTS bit arrays of the segment, within CHECKPOINT_BUDGET_BYTES per
+ * column down to 2 checkpoints (4 MB a column at a million docs, 16 MB from 4M docs, two bit arrays
+ * past 33M). Per worker it is that for each number or date column a wide range or a dense range
+ * facet has used, in each segment of CHECKPOINT_MIN_DOCS or more (a shop's price and a date or two:
+ * tens of MB at most at 1M).
  */
 import { Bitmap } from './bitmap.ts'
 import { POP16 } from './bitmap/words.ts'
@@ -138,9 +139,8 @@ export function countBeforeCost(orderLength: number, numDocs: number): number {
 
 /**
  * For each position p of `positions` (0 ≤ p ≤ order.length), how many docs set in `dense` (a bit
- * per doc of the segment) lie at order positions [0, p): one popcount of the nearest checkpoint and
- * at most step/2 docs read. Positions 0 and order.length cost nothing and a scan respectively, so
- * callers pass the edges in between.
+ * per doc of the segment) lie at order positions [0, p): a popcount of the nearest checkpoint (none
+ * below step/2, where it is the empty prefix) and at most step/2 docs read.
  */
 export function countBeforePositions(order: Uint32Array, numDocs: number, dense: Uint32Array, positions: readonly number[]): number[] {
   const { step, bits } = checkpointsOf(order, numDocs)

@@ -4,7 +4,7 @@
 // ranges inside one step, ranges that straddle or end on a checkpoint, the whole order).
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { CHECKPOINT_MIN_DOCS, CHECKPOINTS, countBeforePositions, rangeFromCheckpoints, useCheckpoints } from '@/index/range-checkpoints.ts'
+import { CHECKPOINT_MIN_DOCS, CHECKPOINTS, countBeforePositions, hitExtent, rangeFromCheckpoints, useCheckpoints } from '@/index/range-checkpoints.ts'
 import { seededRandom } from '@/shared/random.ts'
 
 /** The docs having a value (a random share of the segment) in a random order: what numOrder holds. */
@@ -91,6 +91,60 @@ describe('range checkpoints', () => {
       ),
       { numRuns: 30 },
     )
+  })
+
+  test('the first and last hits of the order, found from the checkpoints, equal a scan', () => {
+    // Hits among the docs at positions [a, b) only, so that both ends of the order can lack them for
+    // more than a step (the binary searches), ends on and beside checkpoints included; docs without
+    // a value (not in the order) may be hits too, and must be ignored.
+    const numDocs = CHECKPOINT_MIN_DOCS + 777
+    for (const share of [1, 0.6]) {
+      const order = randomOrder(numDocs, share, 3)
+      const n = order.length
+      const step = Math.ceil(n / CHECKPOINTS)
+      const last = Math.floor((n - 1) / step) * step
+      const edges = [0, 1, step - 1, step, step + 1, 2 * step - 1, 2 * step, 5 * step, last - 1, last, last + 1, n - step - 2, n - step - 1, n - step, n - step + 1, n - 1, n]
+      const inOrder = new Uint8Array(numDocs)
+      for (const d of order) inOrder[d] = 1
+      const dense = new Uint32Array((numDocs + 31) >>> 5)
+      const cases: [number, number, number][] = []
+      for (const a of edges) for (const b of edges) if (a <= b) cases.push([a, b, 1])
+      for (const [x, y, density] of fc.sample(fc.tuple(fc.nat(n), fc.nat(n), fc.double({ min: 0.001, max: 1, noNaN: true })), 40)) cases.push([Math.min(x, y), Math.max(x, y), density])
+      let seed = 1
+      for (const [a, b, density] of cases) {
+        dense.fill(0)
+        const random = seededRandom(seed++)
+        for (let i = a; i < b; i++) if (random() < density) dense[order[i]! >>> 5]! |= 1 << (order[i]! & 31)
+        // A lone hit at each end of [a, b): the extent is then exactly it.
+        if (a < b && density === 1) for (const i of [a, b - 1]) dense[order[i]! >>> 5]! |= 1 << (order[i]! & 31)
+        for (let d = 0; d < numDocs; d += 97) if (inOrder[d] === 0) dense[d >>> 5]! |= 1 << (d & 31)
+        const isHit = (i: number) => ((dense[order[i]! >>> 5]! >>> (order[i]! & 31)) & 1) === 1
+        let lo = 0
+        while (lo < n && !isHit(lo)) lo++
+        let hi = n - 1
+        while (hi >= lo && !isHit(hi)) hi--
+        const want = lo > hi ? { lo: 0, hi: -1 } : { lo, hi }
+        expect({ a, b, ...hitExtent(order, numDocs, dense) }).toEqual({ a, b, ...want })
+      }
+    }
+  })
+
+  test('a lone hit at each edge of a step: found as both ends', () => {
+    const numDocs = CHECKPOINT_MIN_DOCS + 777
+    const order = randomOrder(numDocs, 1, 4)
+    const n = order.length
+    const step = Math.ceil(n / CHECKPOINTS)
+    const dense = new Uint32Array((numDocs + 31) >>> 5)
+    for (let k = 0; k * step < n; k++) {
+      for (const i of [k * step - 1, k * step, k * step + 1, Math.min(n, (k + 1) * step) - 1]) {
+        if (i < 0 || i >= n) continue
+        dense.fill(0)
+        dense[order[i]! >>> 5]! |= 1 << (order[i]! & 31)
+        expect(hitExtent(order, numDocs, dense)).toEqual({ lo: i, hi: i })
+      }
+    }
+    dense.fill(0)
+    expect(hitExtent(order, numDocs, dense)).toEqual({ lo: 0, hi: -1 })
   })
 
   test('wide ranges of large segments use them, narrow ranges and small segments scatter', () => {

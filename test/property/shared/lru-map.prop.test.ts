@@ -5,10 +5,10 @@ import { expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { LruMap } from '@/shared/lru-map.ts'
 
-type Op = { op: 'get' | 'peek' | 'set' | 'delete'; key: number } | { op: 'evict' | 'oldest' | 'clear' }
+type Op = { op: 'get' | 'peek' | 'has' | 'set' | 'delete'; key: number } | { op: 'evict' | 'oldest' | 'clear' }
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('get', 'peek', 'set', 'delete'), key: fc.integer({ min: 0, max: 12 }) }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('get', 'peek', 'has', 'set', 'delete'), key: fc.integer({ min: 0, max: 12 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constantFrom('evict', 'oldest') }) },
   { weight: 1, arbitrary: fc.constant({ op: 'clear' as const }) },
 ) as fc.Arbitrary<Op>
@@ -16,8 +16,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 test('behaves as a list in recency order, whatever the operations', () => {
   fc.assert(
     fc.property(fc.array(opArb, { minLength: 1, maxLength: 200, size: 'max' }), (ops) => {
-      const lru = new LruMap<number, number>()
-      let ref: [number, number][] = []
+      const lru = new LruMap<number, number | undefined>()
+      let ref: [number, number | undefined][] = []
       ops.forEach((o, step) => {
         const at = 'key' in o ? ref.findIndex(([k]) => k === o.key) : -1
         switch (o.op) {
@@ -30,10 +30,16 @@ test('behaves as a list in recency order, whatever the operations', () => {
           case 'peek':
             expect(lru.peek(o.key)).toBe(at < 0 ? undefined : ref[at]![1])
             break
-          case 'set':
+          case 'set': {
+            // Every fifth set stores undefined: still an entry, and a get of it still a hit.
+            const value = step % 5 === 0 ? undefined : step
             if (at >= 0) ref.splice(at, 1)
-            ref.push([o.key, step])
-            lru.set(o.key, step)
+            ref.push([o.key, value])
+            lru.set(o.key, value)
+            break
+          }
+          case 'has':
+            expect(lru.has(o.key)).toBe(at >= 0)
             break
           case 'delete':
             if (at >= 0) ref.splice(at, 1)
