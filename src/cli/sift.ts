@@ -75,8 +75,11 @@ function trackers(store: Store, dataDir: string, args: string[]): void {
     return
   }
   if (verb === 'remove') {
-    if (!store.trackers.remove(id)) fail(`no tracker ${id}`)
+    if (!store.trackers.exists(id)) fail(`no tracker ${id}`)
+    // Analytics first: should their purge fail (the file locked past the busy timeout), the tracker
+    // is still there and the command can simply be run again.
     removeAnalytics(dataDir, id)
+    store.trackers.remove(id)
     console.log(`removed tracker ${id} and all its data`)
     return
   }

@@ -14,7 +14,7 @@ export class IndexHost {
   private readonly readyPromise: Promise<void>
   private stoppedResolve: (() => void) | null = null
   private readonly listeners = new Set<(index: IndexDescriptor) => void>()
-  private readonly dropListeners = new Set<(trackerId: string) => void>()
+  private readonly dropListeners = new Set<(trackerId: string, throughGeneration: number) => void>()
 
   constructor(options: IndexerOptions, logger: Logger) {
     this.worker = new Worker(new URL('../workers/indexer.worker.ts', import.meta.url).pathname, { workerData: options, name: 'sift-indexer' })
@@ -25,10 +25,13 @@ export class IndexHost {
             this.indexes.set(event.index.trackerId, event.index)
             for (const listener of this.listeners) listener(event.index)
             break
-          case 'dropped':
+          case 'dropped': {
+            // The indexer publishes in order on one port: this is the newest generation of the dropped index.
+            const throughGeneration = this.indexes.get(event.trackerId)?.generation ?? 0
             this.indexes.delete(event.trackerId)
-            for (const listener of this.dropListeners) listener(event.trackerId)
+            for (const listener of this.dropListeners) listener(event.trackerId, throughGeneration)
             break
+          }
           case 'ready':
             this.readyFlag = true
             logger.info('index ready', { trackers: event.trackers, ms: event.ms })
@@ -71,8 +74,12 @@ export class IndexHost {
     this.listeners.add(listener)
   }
 
-  /** Called when a tracker's index is dropped (the tracker was removed, or removed and created again). */
-  onDropped(listener: (trackerId: string) => void): void {
+  /**
+   * Called when a tracker's index is dropped (the tracker was removed, or removed and created again),
+   * with the newest generation published of it (0: none; generations grow process-wide, so every
+   * later index of the tracker has a higher one).
+   */
+  onDropped(listener: (trackerId: string, throughGeneration: number) => void): void {
     this.dropListeners.add(listener)
   }
 

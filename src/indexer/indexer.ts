@@ -170,9 +170,25 @@ export class Indexer {
   private drop(trackerId: string, message: string): void {
     this.indexes.delete(trackerId)
     this.createdAt.delete(trackerId)
-    rmSync(snapshotPath(this.options.dataDir, trackerId), { force: true })
+    // Announced before the file goes: the front thread must stop serving the index even if it stays.
     this.emit({ kind: 'dropped', trackerId })
     this.log('info', message, { trackerId })
+    this.removeSnapshot(snapshotPath(this.options.dataDir, trackerId), trackerId)
+  }
+
+  /**
+   * Deletes a dropped index's snapshot file. A failure is logged, not thrown (it would abort the
+   * pass or the start): a file left behind is refused as an earlier tracker's, or deleted as an
+   * orphan, at the next start.
+   */
+  private removeSnapshot(path: string, trackerId: string): boolean {
+    try {
+      rmSync(path, { force: true })
+      return true
+    } catch (error) {
+      this.log('warn', 'snapshot of a removed tracker not deleted', { trackerId, path, error: String(error) })
+      return false
+    }
   }
 
   /** Deletes the snapshots of trackers removed while the server was down (nothing else would). */
@@ -182,6 +198,7 @@ export class Indexer {
     try {
       names = readdirSync(dir)
     } catch {
+      // No index directory yet (no snapshot ever written): nothing to delete.
       return
     }
     for (const name of names) {
@@ -190,11 +207,11 @@ export class Indexer {
       try {
         trackerId = decodeURIComponent(name.slice(0, -'.snap'.length))
       } catch {
+        // Not a name snapshotPath writes: not ours to delete.
         continue
       }
       if (trackers.has(trackerId) || snapshotPath(this.options.dataDir, trackerId) !== join(dir, name)) continue
-      rmSync(join(dir, name), { force: true })
-      this.log('info', 'snapshot of a removed tracker deleted', { trackerId })
+      if (this.removeSnapshot(join(dir, name), trackerId)) this.log('info', 'snapshot of a removed tracker deleted', { trackerId })
     }
   }
 
@@ -219,7 +236,7 @@ export class Indexer {
             segments: index.snapshotSegments(),
           })
           // Dropped while it was written (its tracker removed): the file must not outlive it.
-          if (this.indexes.get(index.trackerId) !== index) rmSync(path, { force: true })
+          if (this.indexes.get(index.trackerId) !== index) this.removeSnapshot(path, index.trackerId)
           else this.log('debug', 'index snapshot written', { trackerId: index.trackerId, bytes, ms: Math.round(performance.now() - t0) })
         } catch (error) {
           index.dirty = true

@@ -37,6 +37,11 @@ export function loadSnapshot(dataDir: string, trackerId: string, maxSeq: number,
     if (trackerCreatedAt !== null && snap.trackerCreatedAt !== undefined && snap.trackerCreatedAt !== trackerCreatedAt) {
       throw new Error(`snapshot belongs to an earlier tracker ${trackerId} (created ${snap.trackerCreatedAt}; this one ${trackerCreatedAt})`)
     }
+    // A version 1 file names no tracker creation time, but one written before this tracker was
+    // created cannot be its index (removed and added again while the server was down, on upgrade).
+    if (trackerCreatedAt !== null && snap.trackerCreatedAt === undefined && snap.createdAt < Date.parse(trackerCreatedAt)) {
+      throw new Error(`snapshot belongs to an earlier tracker ${trackerId} (written ${new Date(snap.createdAt).toISOString()}; this one created ${trackerCreatedAt})`)
+    }
     if (snap.appliedSeq > maxSeq) throw new Error(`snapshot is ahead of the store (seq ${snap.appliedSeq} > ${maxSeq})`)
     const segments = snap.segments.map((s) => ({ bytes: s.bytes, deleted: s.deleted === null ? null : Bitmap.deserialize(s.deleted) }))
     const index = new TrackerIndex(trackerId, snap.appliedSeq, segments)

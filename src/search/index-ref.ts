@@ -33,15 +33,20 @@ const isRef = (index: IndexDescriptor | IndexRef): index is IndexRef => 'ref' in
 
 // Worker side: the latest descriptor each tracker was sent with (generations grow process-wide, tracker-index.ts).
 const known = new Map<string, IndexDescriptor>()
+// Worker side: per tracker whose index was dropped, the newest generation dropped (forgetIndex).
+const droppedThrough = new Map<string, number>()
 
 /**
  * The descriptor a task means. A full descriptor is remembered when it is the newest seen for its
- * tracker; a reference resolves only to the remembered generation.
+ * tracker; a reference resolves only to the remembered generation. A full descriptor of a dropped
+ * generation (a task sent before the drop reached this worker) means no index: it is neither
+ * remembered nor searched, so the removed shop's index is not held again, nor shown.
  * @throws SearchError INDEX_UNKNOWN when this worker has not been sent the referenced generation
  */
 export function resolveIndex(index: TaskIndex): IndexDescriptor | null {
   if (index === null) return null
   if (!isRef(index)) {
+    if (index.generation <= (droppedThrough.get(index.trackerId) ?? 0)) return null
     const current = known.get(index.trackerId)
     if (current === undefined || current.generation <= index.generation) known.set(index.trackerId, index)
     return index
@@ -51,7 +56,12 @@ export function resolveIndex(index: TaskIndex): IndexDescriptor | null {
   throw createError('INDEX_UNKNOWN', [index.generation, index.trackerId])
 }
 
-/** Forgets a removed tracker's descriptor (it holds the segments' shared memory). */
-export function forgetIndex(trackerId: string): void {
-  known.delete(trackerId)
+/**
+ * Forgets a removed tracker's descriptor (it holds the segments' shared memory), unless a newer
+ * generation (the tracker created again) reached this worker before the drop did: the broadcast and
+ * the tasks travel on different channels.
+ */
+export function forgetIndex(trackerId: string, throughGeneration: number): void {
+  if ((known.get(trackerId)?.generation ?? 0) <= throughGeneration) known.delete(trackerId)
+  droppedThrough.set(trackerId, Math.max(throughGeneration, droppedThrough.get(trackerId) ?? 0))
 }

@@ -60,7 +60,7 @@ export class SearchService {
     indexes.onGeneration((index) => this.warmWorkers(index.trackerId))
     // Workers keep a tracker's engine and objects until told: without this a removed tracker's
     // index stayed in every worker's memory until a restart.
-    indexes.onDropped((trackerId) => pool.broadcast(trackerDropped(trackerId)))
+    indexes.onDropped((trackerId, throughGeneration) => pool.broadcast(trackerDropped(trackerId, throughGeneration)))
   }
 
   /**

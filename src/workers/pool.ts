@@ -44,6 +44,8 @@ export function createPool(options: PoolOptions): SearchPool {
   // Named per pool: a process running two pools (tests start several servers) keeps them apart.
   const channelName = `sift-pool-${randomUUID()}`
   const channel = new BroadcastChannel(channelName)
+  // In Bun an open channel keeps the process alive even unused: the pool's lifetime is its threads'.
+  ;(channel as { unref?: () => void }).unref?.()
   const piscina = new Piscina({
     filename: options.filename,
     minThreads: options.threads,

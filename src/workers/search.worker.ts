@@ -24,7 +24,7 @@ const objects = new ObjectCache()
 onPoolBroadcast((message) => {
   if (!isTrackerDropped(message)) return
   dropEngine(message.trackerId)
-  forgetIndex(message.trackerId)
+  forgetIndex(message.trackerId, message.throughGeneration)
   objects.dropTracker(message.trackerId)
 })
 

@@ -41,8 +41,12 @@ test("after a tracker's drop is broadcast, no worker resolves its generation by 
   for (const d of [index, kept]) await Promise.all([0, 1].map(() => pool.run('warm', { index: d })))
   expect(await codesByReference({ index: refOf(index) })).toEqual([null, null])
 
-  pool.broadcast(trackerDropped('drop-me'))
+  pool.broadcast(trackerDropped('drop-me', index.generation))
   await Bun.sleep(50)
+  expect(await codesByReference({ index: refOf(index) })).toEqual(['INDEX_UNKNOWN', 'INDEX_UNKNOWN'])
+  // A task that still carries the dropped generation in full (sent before the drop, or resent
+  // after INDEX_UNKNOWN) does not register it again: nothing would ever replace it.
+  await Promise.all([0, 1].map(() => pool.run('warm', { index })))
   expect(await codesByReference({ index: refOf(index) })).toEqual(['INDEX_UNKNOWN', 'INDEX_UNKNOWN'])
   // Another tracker's generation is untouched.
   expect(await codesByReference({ index: refOf(kept) })).toEqual([null, null])

@@ -73,12 +73,6 @@ export class ReportsService {
     return this.runner.catchUpPopularity(budget)
   }
 
-  /** Writes queued events, then deletes the removed tracker's analytics (RollupRunner.forgetTracker). */
-  forgetTracker(trackerId: string): Record<string, number> {
-    this.options.flush?.()
-    return this.runner.forgetTracker(trackerId)
-  }
-
   /** See RollupRunner.backfillSegments. */
   backfillSegments(budget: number): { processed: number; pending: boolean } {
     return this.runner.backfillSegments(budget)

@@ -121,9 +121,7 @@ export class Rollup {
     } catch (error) {
       // Rolled back: the held sessions may be ones that were never stored, and the held open ones
       // are read again from the stored cursor.
-      this.held.clear()
-      this.open.clear()
-      this.readTo = null
+      this.reset()
       throw error
     }
   }

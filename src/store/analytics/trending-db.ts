@@ -298,12 +298,12 @@ export class TrendingDb {
     return out
   }
 
-  /** The stored customisation (JSON as written by the admin API), or null. */
   /** Forgets the window reads' answers: a removed tracker's rows were deleted (tracker-purge.ts), which moves no cursor. */
   forgetAnswers(): void {
     this.memo.clear()
   }
 
+  /** The stored customisation (JSON as written by the admin API), or null. */
   settings(trackerId: string): unknown {
     const row = this.qSettings.get(trackerId) as { settings: string } | null
     return row === null ? null : JSON.parse(row.settings)

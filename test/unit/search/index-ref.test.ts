@@ -69,10 +69,28 @@ test('trackers do not share descriptors', () => {
 test("a removed tracker's descriptor is forgotten: its reference is refused until sent in full again", () => {
   const d = descriptor('ref-forget', 4)
   expect(resolveIndex(d)).toBe(d)
-  forgetIndex('ref-forget')
+  forgetIndex('ref-forget', 4)
   expect((refusal(() => resolveIndex(refOf(d))) as SearchError).code).toBe('INDEX_UNKNOWN')
   // A re-created tracker's generation counts on from the process-wide counter; it registers afresh.
   const again = descriptor('ref-forget', 9)
   expect(resolveIndex(again)).toBe(again)
   expect(resolveIndex(refOf(again))).toBe(again)
+})
+
+test("a dropped generation sent in full after the drop is answered as no index and not remembered", () => {
+  const d = descriptor('ref-late', 6)
+  resolveIndex(d)
+  forgetIndex('ref-late', 6)
+  // A task queued before the drop reached the worker, or resent in full after INDEX_UNKNOWN.
+  expect(resolveIndex(d)).toBeNull()
+  expect((refusal(() => resolveIndex(refOf(d))) as SearchError).code).toBe('INDEX_UNKNOWN')
+  const again = descriptor('ref-late', 8)
+  expect(resolveIndex(again)).toBe(again)
+})
+
+test('a drop arriving after the re-created tracker\'s newer generation leaves that generation known', () => {
+  const newer = descriptor('ref-order', 15)
+  resolveIndex(newer)
+  forgetIndex('ref-order', 14)
+  expect(resolveIndex(refOf(newer))).toBe(newer)
 })
