@@ -177,7 +177,7 @@ export class Indexer {
   }
 
   /**
-   * Deletes a dropped index's snapshot file. A failure is logged, not thrown (it would abort the
+   * Deletes a snapshot file no index will read. A failure is logged, not thrown (it would abort the
    * pass or the start): a file left behind is refused as an earlier tracker's, or deleted as an
    * orphan, at the next start.
    */
@@ -186,12 +186,16 @@ export class Indexer {
       rmSync(path, { force: true })
       return true
     } catch (error) {
-      this.log('warn', 'snapshot of a removed tracker not deleted', { trackerId, path, error: String(error) })
+      this.log('warn', 'snapshot file not deleted', { trackerId, path, error: String(error) })
       return false
     }
   }
 
-  /** Deletes the snapshots of trackers removed while the server was down (nothing else would). */
+  /**
+   * Deletes what no index will read (nothing else would): the snapshots of trackers removed while
+   * the server was down, and the temp files of snapshot writes a crash cut short (each the size of
+   * a whole snapshot, ~600 MB at a million objects). Runs at start, before any write begins.
+   */
   private removeOrphanSnapshots(trackers: Map<string, string>): void {
     const dir = dirname(snapshotPath(this.options.dataDir, 'x'))
     let names: string[]
@@ -202,6 +206,11 @@ export class Indexer {
       return
     }
     for (const name of names) {
+      if (/\.snap\.tmp-[0-9a-f]+$/.test(name)) {
+        const trackerId = name.slice(0, name.lastIndexOf('.snap.tmp-'))
+        if (this.removeSnapshot(join(dir, name), trackerId)) this.log('info', 'unfinished snapshot write deleted', { file: name })
+        continue
+      }
       if (!name.endsWith('.snap')) continue
       let trackerId: string
       try {

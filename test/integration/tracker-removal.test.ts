@@ -1,8 +1,9 @@
 // A removed tracker's index goes with it: a tracker removed and created again under the same id
 // (by the CLI, while Sift runs or while it is down) starts from an empty index, never from the
-// removed shop's, and a removed tracker's snapshot file does not outlive it.
+// removed shop's, and a removed tracker's snapshot file does not outlive it (nor does the temp file
+// of a snapshot write a crash cut short).
 import { afterAll, describe, expect, test } from 'bun:test'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openStore } from '../../src/store/index.ts'
 import { postEvents, storedEvents, waitForEvents } from './analytics/fixture.ts'
@@ -107,7 +108,7 @@ describe('trackers removed while Sift is down', () => {
   const dataDir = tempDataDir()
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-  test("a re-created tracker does not load the removed one's snapshot; a removed tracker's snapshot is deleted", async () => {
+  test("a re-created tracker does not load the removed one's snapshot; a removed tracker's snapshot and a cut-short write's temp file are deleted", async () => {
     const first = await startTestSift({ SIFT_SEARCH_CACHE: '0' }, dataDir)
     first.sift.store.trackers.upsert(TRACKER_C.id, TRACKER_C.key)
     await importObjects(first, TRACKER_A, [item('old-a', { title: 'Walnut cabinet' })])
@@ -120,6 +121,9 @@ describe('trackers removed while Sift is down', () => {
     expect(existsSync(snapshotOf(dataDir, TRACKER_A.id))).toBe(true)
     expect(existsSync(snapshotOf(dataDir, TRACKER_C.id))).toBe(true)
 
+    // A snapshot write that a crash cut short leaves its temp file (as large as a snapshot).
+    const unfinished = `${snapshotOf(dataDir, TRACKER_A.id)}.tmp-0123456789ab`
+    writeFileSync(unfinished, 'partial')
     // What `sift trackers remove` does, with the server stopped.
     const store = openStore({ dataDir, synchronous: 'NORMAL' })
     expect(store.trackers.remove(TRACKER_A.id)).toBe(true)
@@ -134,6 +138,8 @@ describe('trackers removed while Sift is down', () => {
       expect(second.logLines.some((line) => line.includes('snapshot belongs to an earlier tracker'))).toBe(true)
       expect(existsSync(snapshotOf(dataDir, TRACKER_C.id))).toBe(false)
       expect(second.logLines.some((line) => line.includes('snapshot of a removed tracker deleted') && line.includes(TRACKER_C.id))).toBe(true)
+      expect(existsSync(unfinished)).toBe(false)
+      expect(second.logLines.some((line) => line.includes('unfinished snapshot write deleted'))).toBe(true)
     } finally {
       await second.stop(false)
     }
