@@ -86,7 +86,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   const reports = new ThreadedReports(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush(), thread: { dataDir: config.dataDir, rollupRetentionDays: config.rollupRetentionDays, nice: config.analyticsNice } })
   // The analytics thread starts now, not once the index is loaded: reports answer meanwhile, caught up.
   reports.start()
-  // The indexer sees a removed tracker (or one removed and created again) within 5 s: what the
+  // The indexer sees a removed tracker (or one removed and created again) within a second: what the
   // server wrote of its analytics since `sift trackers remove` deleted them, and what it holds, goes.
   // The trending and top-items answers the front thread memoised go once the rows are deleted.
   indexes.onDropped((trackerId) => void reports.forgetTracker(trackerId).then(() => shopperInsights(analytics.db, store.catalog).tables.forgetAnswers()))

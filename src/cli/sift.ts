@@ -43,7 +43,7 @@ function newKey(): string {
 /**
  * Deletes the removed tracker's analytics (analytics.sqlite, when there is one). A running server
  * also drops the tracker's index and deletes what it wrote of it since, once it sees the tracker
- * gone (within 5 s); a stopped one deletes the index snapshot when it starts.
+ * gone (within a second); a stopped one deletes the index snapshot when it starts.
  */
 function removeAnalytics(dataDir: string, id: string): void {
   if (!existsSync(analyticsDbPath(dataDir))) return

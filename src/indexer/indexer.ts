@@ -18,8 +18,12 @@ export type SnapshotWrite = (path: string, snapshot: IndexSnapshot) => Promise<n
 
 /** Changes read per pass (a larger backlog takes several passes, each publishing). */
 const CHANGES_PER_PASS = 5000
-/** How often the tracker list is re-read (a tracker removed by the CLI drops its index). */
-const TRACKER_CHECK_MS = 5000
+/**
+ * How often the tracker list is re-read (a tracker removed by the CLI drops its index): within the
+ * second a write takes to become searchable, so a tracker removed and created again serves the
+ * removed shop's index no longer than that. A read of the few rows of `trackers`.
+ */
+const TRACKER_CHECK_MS = 1000
 /** A pass slower than this is logged (debug): the write → searchable delay it adds. */
 const SLOW_PASS_MS = 100
 

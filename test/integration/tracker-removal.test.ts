@@ -59,6 +59,22 @@ describe('a tracker removed and created again while Sift runs', () => {
   })
 })
 
+describe('a tracker removed and created again, and not written to', () => {
+  test("its searches stop finding the removed shop's objects within about a second", async () => {
+    const s = await startTestSift({ SIFT_SEARCH_CACHE: '0' })
+    try {
+      await importObjects(s, TRACKER_A, [item('old-1', { title: 'Walnut cabinet' })])
+      await until(async () => (await search(s, TRACKER_A.id, 'walnut')).total_hits === 1)
+      expect(s.sift.store.trackers.remove(TRACKER_A.id)).toBe(true)
+      s.sift.store.trackers.upsert(TRACKER_A.id, TRACKER_A.key)
+      // The indexer re-reads the tracker list every second: well within the deadline (it was 5 s).
+      await until(async () => (await search(s, TRACKER_A.id, 'walnut')).total_hits === 0, 3000)
+    } finally {
+      await s.stop()
+    }
+  })
+})
+
 describe('a tracker removed while Sift runs', () => {
   test('its analytics go once the server sees it gone; another tracker keeps its own', async () => {
     const s = await startTestSift()
@@ -76,7 +92,7 @@ describe('a tracker removed while Sift runs', () => {
     } finally {
       await s.stop()
     }
-    // The indexer looks for removed trackers every 5 s.
+    // The indexer looks for removed trackers every second.
   }, 20_000)
 })
 
@@ -91,7 +107,7 @@ describe('a tracker removed and created again: its reports start empty', () => {
 
       expect(s.sift.store.trackers.remove(TRACKER_A.id)).toBe(true)
       s.sift.store.trackers.upsert(TRACKER_A.id, TRACKER_A.key)
-      // A catalog write makes the server see the re-creation at once (else within 5 s).
+      // A catalog write makes the server see the re-creation at once (else within a second).
       await importObjects(s, TRACKER_A, [item('new-1', { title: 'Oak cabinet' })])
       await until(async () => (await trending()).length === 0)
       // Another shop's searches were kept.
