@@ -22,7 +22,7 @@
  * (index/range-checkpoints.ts: a popcount of the hits against the nearest checkpoint per bucket
  * edge) when that reads less than the runs would.
  */
-import { BitmapCursor, CHECKPOINT_MIN_DOCS, countBeforeCost, countBeforePositions, hitExtent, type FieldReader } from '@/index/index.ts'
+import { BitmapCursor, CHECKPOINT_MIN_DOCS, countBeforeCost, countBeforePositions, hitExtent, hitsAmong, type FieldReader } from '@/index/index.ts'
 import { bucketOf, dateBuckets, numberBuckets, type Buckets } from './buckets.ts'
 import { normalize, type FacetInput, type FacetValue } from './types.ts'
 
@@ -183,14 +183,7 @@ function countWalk(src: Source, buckets: Buckets, counts: Uint32Array): void {
     for (let i = 0; i < ids.length; i++) counts[ids[i]!]! += before[i]! - (i === 0 ? 0 : before[i - 1]!)
     return
   }
-  for (let i = 0, start = src.lo; i < ids.length; start = edges[i++]!) {
-    let c = 0
-    for (let j = start; j < edges[i]!; j++) {
-      const d = order[j]!
-      c += (dense[d >>> 5]! >>> (d & 31)) & 1
-    }
-    counts[ids[i]!]! += c
-  }
+  for (let i = 0, start = src.lo; i < ids.length; start = edges[i++]!) counts[ids[i]!]! += hitsAmong(dense, order, start, edges[i]!)
 }
 
 /** Range buckets of `field` over the hits, in ascending order (empty buckets omitted). */

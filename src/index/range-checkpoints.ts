@@ -112,7 +112,7 @@ export function rangeFromCheckpoints(order: Uint32Array, numDocs: number, a: num
 }
 
 /** Hits (bits of `dense`) among the docs at order positions [from, to). */
-function hitsAmong(dense: Uint32Array, order: Uint32Array, from: number, to: number): number {
+export function hitsAmong(dense: Uint32Array, order: Uint32Array, from: number, to: number): number {
   let c = 0
   for (let i = from; i < to; i++) {
     const d = order[i]!

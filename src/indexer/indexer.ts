@@ -120,7 +120,7 @@ export class Indexer {
           current.set(change.trackerId, createdAt)
           // Removed, or removed and created again: the old index must not take the new tracker's writes.
           if (this.createdAt.has(change.trackerId) && createdAt !== this.createdAt.get(change.trackerId)) {
-            this.drop(change.trackerId, createdAt === null ? 'tracker removed; index dropped' : 'tracker created again; old index dropped')
+            this.drop(change.trackerId, createdAt !== null)
             index = undefined
           }
         }
@@ -166,17 +166,18 @@ export class Indexer {
     for (const [trackerId, seen] of [...this.createdAt]) {
       const createdAt = trackers.get(trackerId)
       if (createdAt === seen) continue
-      this.drop(trackerId, createdAt === undefined ? 'tracker removed; index dropped' : 'tracker created again; old index dropped')
+      this.drop(trackerId, createdAt !== undefined)
     }
     for (const [trackerId, createdAt] of trackers) if (!this.createdAt.has(trackerId)) this.createdAt.set(trackerId, createdAt)
   }
 
-  private drop(trackerId: string, message: string): void {
+  /** Drops a tracker's index and snapshot: the tracker is gone, or `createdAgain` under its id. */
+  private drop(trackerId: string, createdAgain: boolean): void {
     this.indexes.delete(trackerId)
     this.createdAt.delete(trackerId)
     // Announced before the file goes: the front thread must stop serving the index even if it stays.
     this.emit({ kind: 'dropped', trackerId })
-    this.log('info', message, { trackerId })
+    this.log('info', createdAgain ? 'tracker created again; old index dropped' : 'tracker removed; index dropped', { trackerId })
     this.removeSnapshot(snapshotPath(this.options.dataDir, trackerId), trackerId)
   }
 

@@ -18,13 +18,13 @@ export class ResultCache<T> {
   ) {}
 
   get(key: string, nowMs: number = Date.now()): T | null {
-    const entry = this.entries.peek(key)
+    // Marked recently used; an expired entry goes right after.
+    const entry = this.entries.get(key)
     if (entry === undefined) return null
     if (entry.expiresAt <= nowMs) {
       this.remove(key)
       return null
     }
-    this.entries.get(key)
     return entry.value
   }
 

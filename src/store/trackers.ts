@@ -47,8 +47,7 @@ export class TrackerStore {
 
   /**
    * Every tracker's creation time by id. A tracker removed and created again under the same id has a
-   * new one: the indexer tells the two apart by it. Cheap: the
-   * indexer re-reads it every few seconds.
+   * new one: the indexer tells the two apart by it. Cheap: the indexer re-reads it every second.
    */
   createdAtById(): Map<string, string> {
     const rows = this.db.query('SELECT id, created_at FROM trackers').all() as { id: string; created_at: string }[]

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import Piscina from 'piscina'
 import { createError, rehydrateError } from '../shared/errors.ts'
+import { openPoolChannel } from './pool-channel.ts'
 
 export interface PoolOptions {
   /** Worker module (absolute path) whose named exports are the operations. */
@@ -43,9 +44,7 @@ export function createPool(options: PoolOptions): SearchPool {
   const maxQueue = options.maxQueue ?? options.threads * options.threads * 4
   // Named per pool: a process running two pools (tests start several servers) keeps them apart.
   const channelName = `sift-pool-${randomUUID()}`
-  const channel = new BroadcastChannel(channelName)
-  // In Bun an open channel keeps the process alive even unused: the pool's lifetime is its threads'.
-  ;(channel as { unref?: () => void }).unref?.()
+  const channel = openPoolChannel(channelName)
   const piscina = new Piscina({
     filename: options.filename,
     minThreads: options.threads,

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { until } from '../support/poll.ts'
 import { item, startTestSift, tempDataDir, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
 
 interface SearchBody {
@@ -15,16 +16,6 @@ async function search(s: TestSift, query: string, tracker = TRACKER_A.id): Promi
   const response = await fetch(`${s.url}/search?tracker_id=${tracker}&${query}`)
   expect(response.status).toBe(200)
   return (await response.json()) as SearchBody
-}
-
-/** Polls until `check` holds (the index follows writes asynchronously); returns the ms it took. */
-async function until(check: () => Promise<boolean>, deadlineMs = 5000): Promise<number> {
-  const t0 = performance.now()
-  while (performance.now() - t0 < deadlineMs) {
-    if (await check()) return performance.now() - t0
-    await Bun.sleep(10)
-  }
-  throw new Error(`condition not met within ${deadlineMs} ms`)
 }
 
 const catalog = Array.from({ length: 40 }, (_, i) =>

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openStore } from '../../src/store/index.ts'
+import { until as poll } from '../support/poll.ts'
 import { postEvents, storedEvents, waitForEvents } from './analytics/fixture.ts'
 import { flushEvents, getJson, searchFor, startShops } from './analytics/insights-fixture.ts'
 import { item, startTestSift, tempDataDir, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
@@ -27,14 +28,8 @@ async function importObjects(s: TestSift, tracker: { id: string; key: string }, 
   expect(response.status).toBe(201)
 }
 
-async function until(check: () => Promise<boolean>, deadlineMs = 8000): Promise<void> {
-  const t0 = performance.now()
-  while (performance.now() - t0 < deadlineMs) {
-    if (await check()) return
-    await Bun.sleep(20)
-  }
-  throw new Error(`condition not met within ${deadlineMs} ms`)
-}
+/** Polls every 20 ms, for up to 8 s by default. */
+const until = (check: () => Promise<boolean>, deadlineMs = 8000) => poll(check, deadlineMs, 20)
 
 const snapshotOf = (dataDir: string, trackerId: string) => join(dataDir, 'index', `${trackerId}.snap`)
 

@@ -112,8 +112,8 @@ export class SessionEvents {
   /** Least recently used keys go first, until the held events fit. */
   private evict(): void {
     while (this.held > this.maxEvents && this.keys.size > 0) {
-      const id = this.keys.oldestKey()!
-      this.dropKey(id, this.keys.peek(id)!)
+      const [id, sessions] = this.keys.evictOldest()!
+      this.dropKey(id, sessions)
     }
   }
 
