@@ -215,7 +215,8 @@ function rankRelevance(run: CollectInput, tierHits: Bitmap, tier: number, sc: Sc
 }
 
 /**
- * Sort order: keys of every hit first, then only hits whose key reaches the k-th best key of the
+ * Sort order: keys of every hit first (or, for a distance sort, only of the hits a walk outward from
+ * the point reaches: geo-nearest.ts), then only hits whose key reaches the k-th best key of the
  * segment (and the TopK's threshold) are scored, since the score only breaks ties between keys.
  */
 function rankSorted(run: CollectInput, sc: Scoring, signals: SignalColumns, sortPlan: SortPlan): void {
@@ -223,16 +224,20 @@ function rankSorted(run: CollectInput, sc: Scoring, signals: SignalColumns, sort
   if (h === 0 || sc.k === 0) return
   scratch.ensure(h)
   const all = scratch.docs.subarray(0, h)
-  run.hits.fillArray(all)
   const keys = scratch.keys
-  sortPlan.fillKeys(run.seg, all, keys)
-  const cutoff = Math.max(kthLargest(keys, h, sc.k), sc.topK.threshold())
-  // Compact the candidates (ascending docs) to the front; their keys move along.
-  let n = 0
-  for (let i = 0; i < h; i++) {
-    if (keys[i]! < cutoff) continue
-    all[n] = all[i]!
-    keys[n++] = keys[i]!
+  // A walk visiting as many points as there are hits costs about what keying every hit does.
+  let n = sortPlan.nearest?.(run.seg, run.hits, sc.k, sc.topK.threshold(), h, all, keys) ?? -1
+  if (n < 0) {
+    run.hits.fillArray(all)
+    sortPlan.fillKeys(run.seg, all, keys)
+    const cutoff = Math.max(kthLargest(keys, h, sc.k), sc.topK.threshold())
+    // Compact the candidates (ascending docs) to the front; their keys move along.
+    n = 0
+    for (let i = 0; i < h; i++) {
+      if (keys[i]! < cutoff) continue
+      all[n] = all[i]!
+      keys[n++] = keys[i]!
+    }
   }
   const docs = all.subarray(0, n)
   const hits = n === h ? run.hits : Bitmap.fromSorted(docs)

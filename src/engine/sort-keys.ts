@@ -5,13 +5,21 @@
  * Docs lacking the field get -Infinity, so they come last in both orders.
  */
 import { compareBytesOrder } from './compare.ts'
-import { haversineKm, invalidFilter, resolveField } from '@/query/index.ts'
+import { GeoOrigin, invalidFilter, resolveField } from '@/query/index.ts'
+import type { Bitmap } from '@/index/index.ts'
+import { nearestHits } from './geo-nearest.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortSpec } from './types.ts'
 
 /** A planned sort: writes each hit's primary key (higher ranks first; -Infinity = lacks the field). */
 export interface SortPlan {
   fillKeys(seg: SegmentState, docs: Uint32Array, keys: Float64Array): void
+  /**
+   * Optional: the hits whose key reaches the k-th best key of `hits` and `threshold`, found without
+   * keying every hit (geo-nearest.ts), ascending docs into docs/keys; their number, or -1 when the
+   * caller must key every hit (`budget`: the points the plan may visit before it gives up).
+   */
+  nearest?(seg: SegmentState, hits: Bitmap, k: number, threshold: number, budget: number, docs: Uint32Array, keys: Float64Array): number
 }
 
 const NONE: SortPlan = { fillKeys: (_seg, docs, keys) => keys.fill(-Infinity, 0, docs.length) }
@@ -38,7 +46,8 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
   }
   if (f.geoDocs > 0) {
     if (geoLocation === null) throw invalidFilter(sort.field, `sort:${sort.field}`, 'sorting by a geo field needs context geo_location')
-    const [lat0, lon0] = geoLocation
+    // The haversine's h, not the distance: the same order without an asin and a square root a hit.
+    const origin = new GeoOrigin(geoLocation[0], geoLocation[1])
     return {
       fillKeys(seg, docs, keys) {
         const fr = seg.reader.field(field)
@@ -47,9 +56,14 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
         const lon = fr.lon
         for (let i = 0; i < docs.length; i++) {
           const d = docs[i]!
-          keys[i] = Number.isNaN(lat[d]!) ? -Infinity : sign * haversineKm(lat0, lon0, lat[d]!, lon[d]!)
+          keys[i] = Number.isNaN(lat[d]!) ? -Infinity : sign * origin.hav(lat[d]!, lon[d]!)
         }
       },
+      // Nearest first only: the farthest first would walk in from both poles.
+      nearest: sign < 0 ? (seg, hits, k, threshold, budget, docs, keys) => {
+        const fr = seg.reader.field(field)
+        return fr === null ? -1 : nearestHits(fr, origin, hits, k, threshold, budget, docs, keys)
+      } : undefined,
     }
   }
   // Strings: a global rank of every value (byte order), then per segment ord -> rank of the doc's smallest value.

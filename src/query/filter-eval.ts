@@ -7,18 +7,8 @@
  */
 import { Bitmap, PATH_SEPARATOR, rangeFromCheckpoints, useCheckpoints, type FieldReader, type SegmentReader } from '@/index/index.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
+import { EARTH_RADIUS_KM, GeoOrigin } from './geo-distance.ts'
 import { cachedLeaf } from './leaf-cache.ts'
-
-const EARTH_RADIUS_KM = 6371.0088
-
-/** Great-circle distance in km (haversine). */
-export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const toRad = Math.PI / 180
-  const dLat = (lat2 - lat1) * toRad
-  const dLon = (lon2 - lon1) * toRad
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLon / 2) ** 2
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)))
-}
 
 /** Scratch for column scans, grown on demand (single-threaded worker: module scope is safe). */
 let scanScratch = new Uint32Array(1024)
@@ -170,14 +160,14 @@ function evalGeo(f: FieldReader, leaf: Extract<LeafPlan, { op: 'geo' }>): Bitmap
   }
   if (scanScratch.length < b - a) scanScratch = new Uint32Array(b - a)
   const out = scanScratch
+  const within = new GeoOrigin(leaf.lat, leaf.lon).within(lo, hi)
   let count = 0
   for (let i = a; i < b; i++) {
     let dLon = lons[i]! - leaf.lon
     if (dLon > 180) dLon -= 360
     else if (dLon < -180) dLon += 360
     if (dLon > lonReach || dLon < -lonReach) continue
-    const km = haversineKm(leaf.lat, leaf.lon, lats[i]!, lons[i]!)
-    if (km >= lo && km <= hi) out[count++] = order[i]!
+    if (within(lats[i]!, lons[i]!)) out[count++] = order[i]!
   }
   return bitmapOfDocs(out, count, f.lat.length)
 }

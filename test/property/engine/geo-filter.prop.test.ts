@@ -3,7 +3,7 @@
 // radii), including points right at the radius in every direction (where a box would cut).
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { haversineKm } from '@/query/index.ts'
+import { GeoOrigin, haversineKm } from '@/query/index.ts'
 import { buildEngine, ids, obj } from '../../support/corpus.ts'
 
 const R = 6371.0088
@@ -41,6 +41,34 @@ describe('geo_range', () => {
           .map(([i]) => `p${i}`)
           .sort()
         expect(got).toEqual(want)
+      }),
+    )
+  })
+
+  // The filter and the distance sort decide on the haversine's h (no asin, no square root a point);
+  // a point within rounding of a bound goes to the exact distance, so both keep haversineKm's answer.
+  test('GeoOrigin: within() equals the exact test at the bounds, and h orders points as the distance does', () => {
+    const halfCircle = Math.PI * R
+    const boundArb = fc.oneof(kmArb, fc.constantFrom(0, halfCircle, halfCircle * (1 - 1e-10), halfCircle * (1 + 1e-10), 1e-6))
+    const nudges = [-1e-9, -1e-12, -1e-15, 0, 1e-15, 1e-12, 1e-9]
+    fc.assert(
+      fc.property(latArb, lonArb, boundArb, fc.array(fc.integer({ min: 0, max: 3599 }), { minLength: 1, maxLength: 8 }), (lat0, lon0, km, bearings) => {
+        const origin = new GeoOrigin(lat0, lon0)
+        const points = bearings.flatMap((b) => nudges.map((n) => destination(lat0, lon0, (b / 3600) * 2 * Math.PI, km * (1 + n))))
+        const atLeast = origin.within(km, NaN)
+        const atMost = origin.within(NaN, km)
+        const between = origin.within(km * 0.5, km)
+        for (const [lat, lon] of points) {
+          const exact = haversineKm(lat0, lon0, lat, lon)
+          expect(atLeast(lat, lon)).toBe(exact >= km)
+          expect(atMost(lat, lon)).toBe(exact <= km)
+          expect(between(lat, lon)).toBe(exact >= km * 0.5 && exact <= km)
+        }
+        for (const p of points) {
+          for (const q of points) {
+            if (origin.hav(p[0], p[1]) < origin.hav(q[0], q[1])) expect(haversineKm(lat0, lon0, p[0], p[1])).toBeLessThanOrEqual(haversineKm(lat0, lon0, q[0], q[1]))
+          }
+        }
       }),
     )
   })
