@@ -12,6 +12,7 @@
  */
 import type { Bitmap, FieldReader } from '@/index/index.ts'
 import type { GeoOrigin } from '@/query/index.ts'
+import { sortByDoc } from './value-order-walk.ts'
 
 const TO_RAD = Math.PI / 180
 /** sin² may round down by an ulp between two latitudes: the stop bound keeps this much slack. */
@@ -23,7 +24,6 @@ export const geoNearestTuning = { enabled: true }
 export const geoNearestCount = { answered: 0 }
 
 let heap = new Float64Array(64)
-let order = new Uint32Array(64)
 
 /**
  * Writes to docs/keys (ascending docs) the hits whose key (−h, nearest highest) reaches both the
@@ -70,16 +70,13 @@ export function nearestHits(f: FieldReader, origin: GeoOrigin, hits: Bitmap, k: 
 
 /** Keeps the entries with key ≥ cutoff, ordered by doc. */
 function compactAscending(docs: Uint32Array, keys: Float64Array, found: number, cutoff: number): number {
-  if (order.length < found) order = new Uint32Array(Math.max(found, order.length * 2))
   let m = 0
-  for (let j = 0; j < found; j++) if (keys[j]! >= cutoff) order[m++] = j
-  const picked = Array.from(order.subarray(0, m)).sort((a, b) => docs[a]! - docs[b]!)
-  const pickedDocs = picked.map((j) => docs[j]!)
-  const pickedKeys = picked.map((j) => keys[j]!)
-  for (let j = 0; j < m; j++) {
-    docs[j] = pickedDocs[j]!
-    keys[j] = pickedKeys[j]!
+  for (let j = 0; j < found; j++) {
+    if (keys[j]! < cutoff) continue
+    docs[m] = docs[j]!
+    keys[m++] = keys[j]!
   }
+  sortByDoc(docs, keys, m)
   return m
 }
 

@@ -8,6 +8,7 @@ import { compareBytesOrder } from './compare.ts'
 import { GeoOrigin, invalidFilter, resolveField } from '@/query/index.ts'
 import type { Bitmap } from '@/index/index.ts'
 import { nearestHits } from './geo-nearest.ts'
+import { firstHitsInOrder } from './value-order-walk.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortSpec } from './types.ts'
 
@@ -28,7 +29,7 @@ const NONE: SortPlan = { fillKeys: (_seg, docs, keys) => keys.fill(-Infinity, 0,
 export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly [number, number] | null): SortPlan {
   const field = resolveField(sort.field, view.schema)
   const f = view.schema(field)
-  const sign = sort.order === 'asc' ? -1 : 1
+  const sign: 1 | -1 = sort.order === 'asc' ? -1 : 1
   if (f === null) return NONE
   if (f.numberDocs > 0 || f.dateDocs > 0) {
     const useNum = f.numberDocs > 0
@@ -41,6 +42,13 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
           const v = col[docs[i]!]!
           keys[i] = Number.isNaN(v) ? -Infinity : sign * v
         }
+      },
+      // Single-valued columns only: a multi-valued one has no value order (it sorts by its smallest value).
+      nearest(seg, hits, k, threshold, budget, docs, keys) {
+        const fr = seg.reader.field(field)
+        const col = fr === null ? null : useNum ? fr.num : fr.date
+        const order = fr === null ? null : useNum ? fr.numOrder : fr.dateOrder
+        return col === null || order === null ? -1 : firstHitsInOrder(order, col, sign, hits, k, threshold, budget, docs, keys)
       },
     }
   }
