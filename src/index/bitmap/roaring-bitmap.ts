@@ -21,6 +21,7 @@ import {
 } from './containers.ts'
 import { orPartsIntoDenseWords, partsFromDenseWords, runOptimizeContainer } from './convert.ts'
 import { BitmapCursor } from './cursor.ts'
+import { andManyParts } from './and-many.ts'
 import { orManyParts } from './multiops.ts'
 import { deserializeParts, serializeParts, serializedSize, serializeSmallSorted, type DeserializeOptions } from './serialization.ts'
 
@@ -165,15 +166,16 @@ export class Bitmap implements BitmapParts {
   }
 
   /**
-   * Intersection of all bitmaps (empty for none). Operands are taken smallest-first and the
-   * loop stops as soon as the running result is empty (roaring-rs multiops).
+   * Intersection of all bitmaps (empty for none), smallest first; three or more are intersected
+   * in one pass per key (and-many.ts).
    */
   static andMany(bitmaps: readonly Bitmap[]): Bitmap {
     if (bitmaps.length === 0) return Bitmap.empty()
     if (bitmaps.length === 1) return bitmaps[0]!.clone()
     const order = bitmaps.map((b) => ({ b, size: b.size })).sort((x, y) => x.size - y.size)
-    const result = order[0]!.b.and(order[1]!.b)
-    for (let i = 2; i < order.length && result.keys.length > 0; i++) result.andInPlace(order[i]!.b)
+    if (order.length === 2) return order[0]!.b.and(order[1]!.b)
+    const result = Bitmap.empty()
+    andManyParts(order.map((x) => x.b), result)
     return result
   }
 

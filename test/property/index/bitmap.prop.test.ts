@@ -348,6 +348,32 @@ describe('model comparison', () => {
   })
 })
 
+describe('andMany (one pass per key over 3+ operands, and-many.ts)', () => {
+  test('equals the folded intersection, with the containers CRoaring would choose', () => {
+    const manyArb = keysArb.chain((keys) => fc.array(operandOver(keys), { minLength: 3, maxLength: 6 }))
+    fc.assert(
+      fc.property(manyArb, fc.boolean(), (operands, withFull) => {
+        const bitmaps = operands.map(([ids, how]) => build(ids, how))
+        // A universe-like operand: full runs over every key met (the index's alive set).
+        if (withFull) bitmaps.push(Bitmap.range(0, 65536 * 8))
+        const expected = operands.map(([ids]) => ids).reduce(oAnd)
+        const want = withFull ? expected.filter((id) => id < 65536 * 8) : expected
+        const got = Bitmap.andMany(bitmaps)
+        expectIds(got.toArray(), Uint32Array.from(want), 'andMany')
+        expect(got.size).toBe(want.length)
+        // Same bytes as CRoaring's after both run-optimise: every container holds a valid kind and card.
+        withWasm(Uint32Array.from(want), (w) => {
+          got.runOptimize()
+          w.runOptimize()
+          expectIds(Uint32Array.from(got.serialize()), Uint32Array.from(w.serialize('portable')), 'bytes')
+        })
+        // The operands are untouched (views and owned containers alike).
+        operands.forEach(([ids], i) => expectIds(bitmaps[i]!.toArray(), ids, `operand ${i}`))
+      }),
+    )
+  })
+})
+
 describe('algebraic laws', () => {
   test('commutativity, associativity, distributivity, De Morgan, cardinality identities', () => {
     fc.assert(
