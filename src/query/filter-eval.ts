@@ -241,14 +241,39 @@ export function evalFilter(seg: SegmentReader, node: PlanNode, universe: Bitmap)
 
 /** The docs of `universe` matching every node (an empty list: every doc, as an `and` of nothing); a new bitmap. */
 export function evalFilterAll(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap): Bitmap {
-  if (nodes.length === 0) return universe.clone()
-  const parts: Bitmap[] = [universe]
+  return andOf(seg, nodes, universe, true)
+}
+
+/**
+ * The docs matching every node; within `universe` and a new bitmap when `restrict`, else loose (see
+ * {@link evalLoose}). A `not` among the nodes is taken off the others' intersection, not made as
+ * `universe − …` first: and(a, not(c)) = a − c, and a is usually far smaller than the universe (an
+ * "in stock" clause made a universe-sized bitmap a request before).
+ */
+function andOf(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap, restrict: boolean): Bitmap {
+  const parts: Bitmap[] = restrict ? [universe] : []
+  const excluded: PlanNode[] = []
   for (const n of nodes) {
+    if (n.kind === 'not') {
+      excluded.push(...n.children)
+      continue
+    }
     const bm = evalLoose(seg, n, universe)
     if (bm.isEmpty()) return Bitmap.empty()
     parts.push(bm)
   }
-  return andSmallestFirst(parts)
+  // Only negations: they take their docs off the universe.
+  if (parts.length === 0) parts.push(universe)
+  let owned = parts.length > 1
+  let result = owned ? andSmallestFirst(parts) : parts[0]!
+  for (const x of excluded) {
+    if (result.isEmpty()) break
+    const bm = evalLoose(seg, x, universe)
+    if (bm.isEmpty()) continue
+    result = owned ? result.andNotInPlace(bm) : result.andNot(bm)
+    owned = true
+  }
+  return restrict && !owned ? result.clone() : result
 }
 
 /**
@@ -259,16 +284,9 @@ function evalLoose(seg: SegmentReader, node: PlanNode, universe: Bitmap): Bitmap
   switch (node.kind) {
     case 'leaf':
       return evalLeaf(seg, node.leaf, universe)
-    case 'and': {
+    case 'and':
       if (node.children.length === 0) return universe
-      const parts: Bitmap[] = []
-      for (const c of node.children) {
-        const bm = evalLoose(seg, c, universe)
-        if (bm.isEmpty()) return bm
-        parts.push(bm)
-      }
-      return parts.length === 1 ? parts[0]! : andSmallestFirst(parts)
-    }
+      return node.children.length === 1 ? evalLoose(seg, node.children[0]!, universe) : andOf(seg, node.children, universe, false)
     case 'or':
       if (node.children.length === 0) return Bitmap.empty()
       if (node.children.length === 1) return evalLoose(seg, node.children[0]!, universe)
