@@ -7,7 +7,7 @@
 // Notes: a diagnostic. Server env can be added as JSON in SIFT_ENV (e.g. '{"BUN_JSC_useFTLJIT":"false"}':
 //   measured 2026-11-21 at 1M, no FTL saves the ~0.25 ms of JIT a request but costs the search
 //   worker ~1.5 ms more). Sequential requests all land on one pool thread.
-// Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/thread-cpu.profile.ts   (PASSES=3, AC=1)
+// Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/thread-cpu.profile.ts   (PASSES=3, AC=1, BENCH_CASE=<case-name prefix>)
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,7 +24,9 @@ const typed = typedQueries(vocabulary, 20, 42)
 const measuredKeystrokes = keystrokes(typed)
 const warmupTyped = warmupKeystrokes(vocabulary, typed, 20, 43)
 const autocomplete = env.AC === '1'
-const requests = autocomplete ? measuredKeystrokes.map((k) => k.request) : mixedRequests(cases)
+// BENCH_CASE (a case-name prefix) keeps one search case.
+const picked = env.BENCH_CASE === undefined ? cases : cases.filter((c) => c.name.startsWith(env.BENCH_CASE!))
+const requests = autocomplete ? measuredKeystrokes.map((k) => k.request) : mixedRequests(picked)
 const warmup = autocomplete ? warmupTyped.map((k) => k.request) : cases.flatMap((c) => c.warmup)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-threads-'))

@@ -33,6 +33,15 @@ import { expansionWeight, segmentTerms } from './text-match.ts'
 
 /** Pruning is tried only when the hits outnumber the window by this much. */
 export const PRUNE_MIN_HITS_PER_K = 2
+/**
+ * ...and only over this many hits: below, scoring them all costs less than setting pruning up (the
+ * other words' scores, θ's first exact scores). An autocomplete request's small types (brands,
+ * categories: k of 2 or 3) pruned a few dozen hits; paired at 1M (`autocomplete-ab.profile.ts`),
+ * keystrokes took ×0.93–0.96 with this floor at 256–1,024 (×1.00 against itself).
+ */
+export const PRUNE_MIN_HITS = 512
+/** The floor in use; tests lower it so that small catalogs take the pruning path. */
+export const pruneTuning = { minHits: PRUNE_MIN_HITS }
 /** Titles of exactly W tokens among the hits are kept as candidates outright up to this many. */
 const EXACT_LENGTH_TITLES_KEPT = 4096
 /** Pruning is abandoned once this share of the hits are candidates. */
@@ -156,7 +165,7 @@ class BestDocs {
 export function pruneCandidates(view: IndexView, seg: SegmentState, words: readonly WordPlan[], hits: Bitmap, k: number, ctx: PruneContext): Bitmap | null {
   const W = words.length
   const h = hits.size
-  if (W === 0 || W > 32 || k <= 0 || h <= k * PRUNE_MIN_HITS_PER_K) return null
+  if (W === 0 || W > 32 || k <= 0 || h <= k * PRUNE_MIN_HITS_PER_K || h < pruneTuning.minHits) return null
   // The pruned word: the one with the most expansions (the prefix being typed), without parts.
   let p = 0
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w

@@ -1,10 +1,10 @@
 // Candidate pruning (src/engine/candidate-prune.ts) must not change a window: a small window
 // (pruned: the hits outnumber it) equals the head of the full ranking (never pruned), scores, exact
 // flags and order included, for queries typed as prefixes, with ranking signals and prefer.
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
-import { PROBE_COST, PROBE_MAX_SHARE, PROBE_MIN_WALK, probeCount, probeTuning } from '@/engine/candidate-prune.ts'
+import { PROBE_COST, PROBE_MAX_SHARE, PROBE_MIN_WALK, PRUNE_MIN_HITS, probeCount, probeTuning, pruneTuning } from '@/engine/candidate-prune.ts'
 import { impactTuning, IMPACT_MIN_DF, IMPACT_PREFIX_LENGTH } from '@/engine/impact-prefix.ts'
 import { KNOWN_PER_HIT, otherTuning } from '@/engine/other-words.ts'
 import { IndexWriter } from '@/index/index.ts'
@@ -48,6 +48,14 @@ function scoredKeys(engine: Engine, partial: Partial<EngineSearchRequest>): [str
   const r = engine.search(req(partial))
   return r.hits.map((h, i) => [h.docKey, h.score, r.exactByHit[i]!])
 }
+
+// The catalogs here are small: pruning must still run over a few dozen hits.
+beforeAll(() => {
+  pruneTuning.minHits = 0
+})
+afterAll(() => {
+  pruneTuning.minHits = PRUNE_MIN_HITS
+})
 
 describe('candidate pruning', () => {
   // A failed property leaves its tuning behind otherwise, and the next test fails for that.

@@ -1,7 +1,7 @@
 // Candidate pruning (src/engine/candidate-prune.ts) on curated catalogs where a wrong bound would
 // lose the best hit; the general law is in test/property/engine/candidate-prune.prop.test.ts.
-import { describe, expect, test } from 'bun:test'
-import { pruneCandidates } from '@/engine/candidate-prune.ts'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { PRUNE_MIN_HITS, pruneCandidates, pruneTuning } from '@/engine/candidate-prune.ts'
 import { impactTuning } from '@/engine/impact-prefix.ts'
 import { scoreHits, wordDocs } from '@/engine/text-match.ts'
 import { Bitmap } from '@/index/index.ts'
@@ -14,6 +14,14 @@ const sFiller = sWords.map((w, i) => obj(`sw${i}`, { title: `${w} garden` }))
 
 /** Many weaker hits, so a window of 1 is pruned (description-only mentions). */
 const filler = Array.from({ length: 20 }, (_, i) => obj(`f${i}`, { title: `lamp ${i}`, description: 'shoe shoes' }))
+
+// The catalogs here are small: pruning must still run over a few dozen hits.
+beforeAll(() => {
+  pruneTuning.minHits = 0
+})
+afterAll(() => {
+  pruneTuning.minHits = PRUNE_MIN_HITS
+})
 
 describe('candidate pruning', () => {
   test('a low signal factor lowers the bound it sets: an unavailable exact title does not hide a stemmed one', () => {
