@@ -3,12 +3,14 @@
  *
  *   bitmap  `andCardinality(hits, valueBitmap)` per value: O(values × containers of the hits),
  *           independent of how many hits there are; wins for few values over many hits;
- *   column  one pass over the hits with `counts[ord]++` on the field's ordinal column: O(hits).
+ *   column  one pass over the hits with `counts[ord]++` on the field's ordinal column: O(hits)
+ *           (a multi-valued field of few values reads its value-set masks instead, value-masks.ts).
  *
  * Counts merge across segments by value string at harvest.
  */
 import { BitmapCursor, type Bitmap, type FieldReader, type OrdinalColumn } from '@/index/index.ts'
 import { normalize, type FacetInput, type FacetValue } from './types.ts'
+import { countMasked, MAX_MASK_VALUES, valueMask } from './value-masks.ts'
 
 /**
  * Cost model of the choice, measured on a 1M-doc segment: a hit's random read of the ordinal
@@ -25,7 +27,8 @@ let perOrd = new Uint32Array(1024)
 
 /** True when per-value bitmap intersections are expected to beat a pass over the hits' ordinal column. */
 export function prefersBitmapCount(f: FieldReader, hits: Bitmap): boolean {
-  const reads = f.ordinalColumn().dense !== null ? 1 : 2
+  // One read a hit from a dense column or a value mask (value-masks.ts), two from a CSR column.
+  const reads = f.ordinalColumn().dense !== null || f.numValues <= MAX_MASK_VALUES ? 1 : 2
   return f.numValues * hits.intersectionWork() < hits.size * COLUMN_READ_COST * reads
 }
 
@@ -48,9 +51,11 @@ function countDocs(column: OrdinalColumn, docs: Uint32Array, n: number, counts: 
 /** counts[ord] += hits having value ord (counts is zeroed by the caller). */
 function countColumn(f: FieldReader, input: FacetInput, counts: Uint32Array): void {
   const column = f.ordinalColumn()
-  if (input.docs !== undefined) return countDocs(column, input.docs, input.docs.length, counts)
+  const mask = column.dense === null ? valueMask(column, f.numValues) : null
+  const count = (docs: Uint32Array, n: number) => (mask !== null ? countMasked(mask, docs, n, counts) : countDocs(column, docs, n, counts))
+  if (input.docs !== undefined) return count(input.docs, input.docs.length)
   cursor.reset(input.hits)
-  for (let n = cursor.nextBatch(batch); n > 0; n = cursor.nextBatch(batch)) countDocs(column, batch, n, counts)
+  for (let n = cursor.nextBatch(batch); n > 0; n = cursor.nextBatch(batch)) count(batch, n)
 }
 
 /** Counts hits per value of `field` over all inputs; values with 0 hits are absent. */
