@@ -15,6 +15,7 @@
 import { join, resolve } from 'node:path'
 import { keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
+import { pairedRound, type Run } from '../support/ab-pair.ts'
 import { median, stats } from '../support/stats.ts'
 
 const env = process.env
@@ -24,7 +25,6 @@ const baseRoot = env.BENCH_AB_BASE
 if (baseRoot === undefined) throw new Error('BENCH_AB_BASE: the other checkout to compare with')
 const SEED = 42
 
-type Run = () => unknown
 
 /** One checkout's worker path, loaded from its own source tree (its own module instances and caches). */
 async function side(root: string): Promise<{ warm: () => void; task: (path: string) => Run }> {
@@ -65,28 +65,14 @@ for (const s of sides) {
 }
 const tasks = measured.map((k) => ({ q: k.q, runs: sides.map((s) => s.task(k.request.path)) }))
 
-const time = (run: Run): number => {
-  const t0 = performance.now()
-  run()
-  return performance.now() - t0
-}
 const ms = (v: number) => (v < 1 ? v.toFixed(3) : v.toFixed(2))
 console.log(`${tasks.length} keystrokes × ${rounds} rounds, base ${baseRoot}`)
 console.log('| round | base p50 | this p50 | base p95 | this p95 | base p99 | this p99 | base max | this max | median ratio |')
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 const cold: { q: string; base: number; now: number }[] = []
 for (let round = 0; round < rounds; round++) {
-  const base: number[] = []
-  const now: number[] = []
-  tasks.forEach((t, i) => {
-    // ABBA: the side that goes first alternates, so neither always finds the other's cache traces.
-    const first = (i + round) % 2
-    const took = [0, 0]
-    took[first] = time(t.runs[first]!)
-    took[1 - first] = time(t.runs[1 - first]!)
-    base.push(took[0]!)
-    now.push(took[1]!)
-    if (round === 0) cold.push({ q: t.q, base: took[0]!, now: took[1]! })
+  const { base, now } = pairedRound(tasks, round, (t, b, n) => {
+    if (round === 0) cold.push({ q: t.q, base: b, now: n })
   })
   const [sb, sn] = [stats(base), stats(now)]
   const ratio = median(base.map((b, i) => now[i]! / b))

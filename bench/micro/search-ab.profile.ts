@@ -15,6 +15,7 @@
 import { join, resolve } from 'node:path'
 import { BENCH_TRACKER, buildCases } from '../http/search-cases.ts'
 import { searchParamsOf } from '../support/bench-params.ts'
+import { pairedRound, type Run } from '../support/ab-pair.ts'
 import { median, stats } from '../support/stats.ts'
 
 const env = process.env
@@ -23,7 +24,6 @@ const rounds = Number(env.BENCH_ROUNDS ?? 3)
 const baseRoot = env.BENCH_AB_BASE
 if (baseRoot === undefined) throw new Error('BENCH_AB_BASE: the other checkout to compare with')
 
-type Run = () => unknown
 type Request = Parameters<typeof searchParamsOf>[0]
 
 /** One checkout's worker path, loaded from its own source tree (its own module instances and caches). */
@@ -58,31 +58,16 @@ for (const s of sides) {
 }
 const tasks = cases.flatMap((c) => c.requests.map((req) => ({ name: c.name, runs: sides.map((s) => s.task(req)) })))
 
-const time = (run: Run): number => {
-  const t0 = performance.now()
-  run()
-  return performance.now() - t0
-}
 const ms = (v: number) => (v < 1 ? v.toFixed(3) : v.toFixed(2))
 console.log(`${tasks.length} requests × ${rounds} rounds, base ${baseRoot}`)
 const byCase = new Map<string, { base: number[]; now: number[] }>()
 for (let round = 0; round < rounds; round++) {
-  const base: number[] = []
-  const now: number[] = []
-  tasks.forEach((t, i) => {
-    // ABBA: the side that goes first alternates, so neither always finds the other's cache traces.
-    const first = (i + round) % 2
-    const took = [0, 0]
-    took[first] = time(t.runs[first]!)
-    took[1 - first] = time(t.runs[1 - first]!)
-    base.push(took[0]!)
-    now.push(took[1]!)
-    if (round === rounds - 1) {
-      const entry = byCase.get(t.name) ?? { base: [], now: [] }
-      entry.base.push(took[0]!)
-      entry.now.push(took[1]!)
-      byCase.set(t.name, entry)
-    }
+  const { base, now } = pairedRound(tasks, round, (t, b, n) => {
+    if (round < rounds - 1) return
+    const entry = byCase.get(t.name) ?? { base: [], now: [] }
+    entry.base.push(b)
+    entry.now.push(n)
+    byCase.set(t.name, entry)
   })
   const [sb, sn] = [stats(base), stats(now)]
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length

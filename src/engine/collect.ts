@@ -16,6 +16,7 @@ import { docAddress, hasSignals, PREFER_FACTOR, SEGMENT_ADDRESS_STRIDE, signalFa
 import type { IndexView, SegmentState } from './index-view.ts'
 import type { SortPlan } from './sort-keys.ts'
 import { pruneCandidates } from './candidate-prune.ts'
+import { heapPush, heapReplaceMin } from './min-heap.ts'
 import { tierPrimary } from './relax.ts'
 import { scoreHits } from './text-match.ts'
 import { applyNegation, NEGATION_MET_FACTOR, type NegationPlan } from './negation-match.ts'
@@ -256,37 +257,8 @@ function kthLargest(keys: Float64Array, n: number, k: number): number {
   if (n < k) return -Infinity
   if (scratch.heap.length < k) scratch.heap = new Float64Array(k)
   const heap = scratch.heap
-  for (let i = 0; i < k; i++) {
-    // Sift up.
-    let j = i
-    heap[j] = keys[i]!
-    while (j > 0) {
-      const parent = (j - 1) >> 1
-      if (heap[parent]! <= heap[j]!) break
-      const t = heap[parent]!
-      heap[parent] = heap[j]!
-      heap[j] = t
-      j = parent
-    }
-  }
-  for (let i = k; i < n; i++) {
-    const v = keys[i]!
-    if (v <= heap[0]!) continue
-    heap[0] = v
-    let j = 0
-    for (;;) {
-      const l = 2 * j + 1
-      const r = l + 1
-      let m = j
-      if (l < k && heap[l]! < heap[m]!) m = l
-      if (r < k && heap[r]! < heap[m]!) m = r
-      if (m === j) break
-      const t = heap[m]!
-      heap[m] = heap[j]!
-      heap[j] = t
-      j = m
-    }
-  }
+  for (let i = 0; i < k; i++) heapPush(heap, i, keys[i]!)
+  for (let i = k; i < n; i++) if (keys[i]! > heap[0]!) heapReplaceMin(heap, k, keys[i]!)
   return heap[0]!
 }
 

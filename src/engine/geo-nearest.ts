@@ -12,6 +12,8 @@
  */
 import type { Bitmap, FieldReader } from '@/index/index.ts'
 import type { GeoOrigin } from '@/query/index.ts'
+import { lowerBoundF64 } from '@/shared/sorted-search.ts'
+import { heapPush, heapReplaceMin } from './min-heap.ts'
 import { sortByDoc } from './value-order-walk.ts'
 
 const TO_RAD = Math.PI / 180
@@ -38,7 +40,7 @@ export function nearestHits(f: FieldReader, origin: GeoOrigin, hits: Bitmap, k: 
   if (!geoNearestTuning.enabled || byLat === null || lats === null || lons === null || k <= 0) return -1
   if (heap.length < k) heap = new Float64Array(k)
   const n = lats.length
-  let up = lowerBound(lats, origin.lat)
+  let up = lowerBoundF64(lats, origin.lat)
   let down = up - 1
   let full = 0
   let found = 0
@@ -59,8 +61,8 @@ export function nearestHits(f: FieldReader, origin: GeoOrigin, hits: Bitmap, k: 
     if (!hits.has(doc)) continue
     docs[found] = doc
     keys[found++] = key
-    if (full < k) pushHeap(key, full++)
-    else if (key > heap[0]!) replaceRoot(key, k)
+    if (full < k) heapPush(heap, full++, key)
+    else if (key > heap[0]!) heapReplaceMin(heap, k, key)
   }
   if (full < k && threshold === -Infinity) return -1
   const cutoff = full === k ? Math.max(heap[0]!, threshold) : threshold
@@ -78,47 +80,4 @@ function compactAscending(docs: Uint32Array, keys: Float64Array, found: number, 
   }
   sortByDoc(docs, keys, m)
   return m
-}
-
-/** A min-heap of the k best keys: heap[0] is the k-th best. */
-function pushHeap(key: number, size: number): void {
-  let j = size
-  heap[j] = key
-  while (j > 0) {
-    const parent = (j - 1) >> 1
-    if (heap[parent]! <= heap[j]!) break
-    const t = heap[parent]!
-    heap[parent] = heap[j]!
-    heap[j] = t
-    j = parent
-  }
-}
-
-function replaceRoot(key: number, size: number): void {
-  heap[0] = key
-  let j = 0
-  for (;;) {
-    const l = 2 * j + 1
-    const r = l + 1
-    let m = j
-    if (l < size && heap[l]! < heap[m]!) m = l
-    if (r < size && heap[r]! < heap[m]!) m = r
-    if (m === j) return
-    const t = heap[m]!
-    heap[m] = heap[j]!
-    heap[j] = t
-    j = m
-  }
-}
-
-/** First index of ascending `values` with values[i] ≥ v. */
-function lowerBound(values: Float64Array, v: number): number {
-  let lo = 0
-  let hi = values.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (values[mid]! < v) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

@@ -7,6 +7,7 @@
  */
 import { Bitmap, PATH_SEPARATOR, rangeFromCheckpoints, useCheckpoints, type FieldReader, type SegmentReader } from '@/index/index.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
+import { lowerBoundF64 } from '@/shared/sorted-search.ts'
 import { EARTH_RADIUS_KM, GeoOrigin } from './geo-distance.ts'
 import { cachedLeaf } from './leaf-cache.ts'
 
@@ -154,8 +155,8 @@ function evalGeo(f: FieldReader, leaf: Extract<LeafPlan, { op: 'geo' }>): Bitmap
   let lonReach = Infinity
   if (hi !== Infinity) {
     const dLat = (hi / KM_PER_DEGREE) * (1 + 1e-9) + 1e-9
-    a = lowerBound(lats, leaf.lat - dLat, false)
-    b = lowerBound(lats, leaf.lat + dLat, true)
+    a = lowerBoundF64(lats, leaf.lat - dLat)
+    b = lowerBoundF64(lats, leaf.lat + dLat, true)
     lonReach = lonReachDegrees(leaf.lat, hi) * (1 + 1e-9) + 1e-9
   }
   if (scanScratch.length < b - a) scanScratch = new Uint32Array(b - a)
@@ -170,19 +171,6 @@ function evalGeo(f: FieldReader, leaf: Extract<LeafPlan, { op: 'geo' }>): Bitmap
     if (within(lats[i]!, lons[i]!)) out[count++] = order[i]!
   }
   return bitmapOfDocs(out, count, f.lat.length)
-}
-
-/** First index i of ascending `values` with values[i] >= v (or > v when `after`). */
-function lowerBound(values: Float64Array, v: number, after: boolean): number {
-  let lo = 0
-  let hi = values.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    const x = values[mid]!
-    if (x < v || (after && x === v)) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** The docs matching one leaf, NOT yet restricted to the universe (may be a cached bitmap: do not mutate). */
