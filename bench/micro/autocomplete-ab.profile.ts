@@ -25,7 +25,6 @@ const baseRoot = env.BENCH_AB_BASE
 if (baseRoot === undefined) throw new Error('BENCH_AB_BASE: the other checkout to compare with')
 const SEED = 42
 
-
 /** One checkout's worker path, loaded from its own source tree (its own module instances and caches). */
 async function side(root: string): Promise<{ warm: () => void; task: (path: string) => Run }> {
   const load = (path: string) => import(join(root, path))

@@ -8,8 +8,12 @@
 // Corpus model: a data dir made by search-path.profile.ts (BENCH_DATA_DIR, holds vocabulary.json);
 //   the requests of bench/http/search-cases.ts (same seed), their warm-up first.
 // Notes: a diagnostic for a change's effect, not a target. Each side holds its own index copy and
-//   its own per-thread caches. BENCH_ROUNDS (3); BENCH_CASE (a case-name prefix) for one case. The
-//   side loaded second (this) is favoured by ~2% (see autocomplete-ab.profile.ts): pair both ways.
+//   its own per-thread caches, and opens its store with mmap, as the search workers do. The base
+//   must be a6313bf or later (this loads its engine/idle-warmup.ts and bench/support/bench-params.ts).
+//   BENCH_ROUNDS (3); BENCH_CASE=<case-name prefix> keeps the cases whose name starts with it. The
+//   per-case table is the last round's. Against itself this harness gave per-case ratios
+//   0.985–1.015, the geo case 1.07–1.10; the autocomplete harness favours the side loaded second
+//   (this) by ~2% (bench/README.md): pair both ways.
 // Run: git worktree add --detach /tmp/ab-base <commit before the change> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/search-ab.profile.ts
 import { join, resolve } from 'node:path'

@@ -24,7 +24,7 @@ const typed = typedQueries(vocabulary, 20, 42)
 const measuredKeystrokes = keystrokes(typed)
 const warmupTyped = warmupKeystrokes(vocabulary, typed, 20, 43)
 const autocomplete = env.AC === '1'
-// BENCH_CASE (a case-name prefix) keeps one search case.
+// BENCH_CASE (a case-name prefix) keeps the search cases whose name starts with it (not with AC=1).
 const picked = env.BENCH_CASE === undefined ? cases : cases.filter((c) => c.name.startsWith(env.BENCH_CASE!))
 const requests = autocomplete ? measuredKeystrokes.map((k) => k.request) : mixedRequests(picked)
 const warmup = autocomplete ? warmupTyped.map((k) => k.request) : cases.flatMap((c) => c.warmup)

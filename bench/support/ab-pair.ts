@@ -1,4 +1,9 @@
-// Shared by the paired (A/B) profiles: both checkouts' runs of one task, timed in ABBA order.
+// What's measured: nothing; times both checkouts' runs of each task in ABBA order for the paired
+//   (A/B) profiles.
+// Corpus model: whatever tasks the profile builds (search requests, autocomplete keystrokes).
+// Notes: the side that goes first alternates with the task and the round (AB, BA, AB, …), so
+//   neither side always runs right after the other and finds its cache traces.
+// Run: imported by bench/micro/search-ab.profile.ts and bench/micro/autocomplete-ab.profile.ts
 
 export type Run = () => unknown
 

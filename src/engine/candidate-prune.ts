@@ -34,13 +34,13 @@ import { expansionWeight, segmentTerms } from './text-match.ts'
 /** Pruning is tried only when the hits outnumber the window by this much. */
 export const PRUNE_MIN_HITS_PER_K = 2
 /**
- * ...and only over this many hits: below, scoring them all costs less than setting pruning up (the
- * other words' scores, θ's first exact scores). An autocomplete request's small types (brands,
- * categories: k of 2 or 3) pruned a few dozen hits; paired at 1M (`autocomplete-ab.profile.ts`),
+ * Pruning is also tried only from this many hits on: below, scoring them all costs less than setting
+ * pruning up (the other words' scores, θ's first exact scores). An autocomplete request's small types
+ * (brands, categories: k of 2 or 3) pruned a few dozen hits; paired at 1M (`autocomplete-ab.profile.ts`),
  * keystrokes took ×0.93–0.96 with this floor at 256–1,024 (×1.00 against itself).
  */
 export const PRUNE_MIN_HITS = 512
-/** The floor in use; tests lower it so that small catalogs take the pruning path. */
+/** The floor in use (hits >= minHits may prune); tests lower it so that small catalogs take the pruning path. */
 export const pruneTuning = { minHits: PRUNE_MIN_HITS }
 /** Titles of exactly W tokens among the hits are kept as candidates outright up to this many. */
 const EXACT_LENGTH_TITLES_KEPT = 4096

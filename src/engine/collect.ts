@@ -216,9 +216,10 @@ function rankRelevance(run: CollectInput, tierHits: Bitmap, tier: number, sc: Sc
 }
 
 /**
- * Sort order: keys of every hit first (or, for a distance sort, only of the hits a walk outward from
- * the point reaches: geo-nearest.ts), then only hits whose key reaches the k-th best key of the
- * segment (and the TopK's threshold) are scored, since the score only breaks ties between keys.
+ * Sort order: keys of every hit first (or only of the hits a walk reaches: outward from the point for
+ * a distance sort, geo-nearest.ts; from the end of the value order for a number or date sort,
+ * value-order-walk.ts), then only hits whose key reaches the k-th best key of the segment (and the
+ * TopK's threshold) are scored, since the score only breaks ties between keys.
  */
 function rankSorted(run: CollectInput, sc: Scoring, signals: SignalColumns, sortPlan: SortPlan): void {
   const h = run.hits.size
@@ -226,8 +227,8 @@ function rankSorted(run: CollectInput, sc: Scoring, signals: SignalColumns, sort
   scratch.ensure(h)
   const all = scratch.docs.subarray(0, h)
   const keys = scratch.keys
-  // A walk visiting as many points as there are hits costs about what keying every hit does.
-  let n = sortPlan.nearest?.(run.seg, run.hits, sc.k, sc.topK.threshold(), h, all, keys) ?? -1
+  // Budget: a walk is worth it only while it costs less than keying every hit (h keyed hits).
+  let n = sortPlan.walkWindow?.(run.seg, run.hits, sc.k, sc.topK.threshold(), h, all, keys) ?? -1
   if (n < 0) {
     run.hits.fillArray(all)
     sortPlan.fillKeys(run.seg, all, keys)

@@ -6,9 +6,9 @@
  *
  * A segment keeps its points in latitude order (the geo filter's slice). Walking that order outward
  * from the request point's latitude, nearest latitude first, a point's h (geo-distance.ts) is at
- * least sin²(Δφ/2), and so is every point after it: once that bound falls below the k-th best h
- * found among the hits, no point left can reach the window. What is visited is a band of
- * latitude around the point, as wide as the k-th nearest hit is far.
+ * least sin²(Δφ/2), and so is every point after it: once that bound exceeds the k-th smallest h
+ * found among the hits (or the window's threshold), no point left can reach the window. What is
+ * visited is a band of latitude around the point, as wide as the k-th nearest hit is far.
  */
 import type { Bitmap, FieldReader } from '@/index/index.ts'
 import type { GeoOrigin } from '@/query/index.ts'

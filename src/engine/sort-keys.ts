@@ -4,9 +4,9 @@
  * smallest value (a global rank over all segments), geo fields by distance from the request point.
  * Docs lacking the field get -Infinity, so they come last in both orders.
  */
-import { compareBytesOrder } from './compare.ts'
-import { GeoOrigin, invalidFilter, resolveField } from '@/query/index.ts'
 import type { Bitmap } from '@/index/index.ts'
+import { GeoOrigin, invalidFilter, resolveField } from '@/query/index.ts'
+import { compareBytesOrder } from './compare.ts'
 import { nearestHits } from './geo-nearest.ts'
 import { firstHitsInOrder } from './value-order-walk.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
@@ -16,11 +16,13 @@ import type { SortSpec } from './types.ts'
 export interface SortPlan {
   fillKeys(seg: SegmentState, docs: Uint32Array, keys: Float64Array): void
   /**
-   * Optional: the hits whose key reaches the k-th best key of `hits` and `threshold`, found without
-   * keying every hit (geo-nearest.ts), ascending docs into docs/keys; their number, or -1 when the
-   * caller must key every hit (`budget`: the points the plan may visit before it gives up).
+   * Optional: the hits whose key reaches the k-th best key of `hits` and `threshold`, found by
+   * walking an order of the segment instead of keying every hit (geo-nearest.ts for distances,
+   * value-order-walk.ts for numbers and dates), ascending docs into docs/keys; their number, or -1
+   * when the caller must key every hit (`budget`: what the walk may cost, counted in keyed hits,
+   * before it gives up).
    */
-  nearest?(seg: SegmentState, hits: Bitmap, k: number, threshold: number, budget: number, docs: Uint32Array, keys: Float64Array): number
+  walkWindow?(seg: SegmentState, hits: Bitmap, k: number, threshold: number, budget: number, docs: Uint32Array, keys: Float64Array): number
 }
 
 const NONE: SortPlan = { fillKeys: (_seg, docs, keys) => keys.fill(-Infinity, 0, docs.length) }
@@ -44,7 +46,7 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
         }
       },
       // Single-valued columns only: a multi-valued one has no value order (it sorts by its smallest value).
-      nearest(seg, hits, k, threshold, budget, docs, keys) {
+      walkWindow(seg, hits, k, threshold, budget, docs, keys) {
         const fr = seg.reader.field(field)
         const col = fr === null ? null : useNum ? fr.num : fr.date
         const order = fr === null ? null : useNum ? fr.numOrder : fr.dateOrder
@@ -68,7 +70,7 @@ export function planSort(view: IndexView, sort: SortSpec, geoLocation: readonly 
         }
       },
       // Nearest first only: the farthest first would walk in from both poles.
-      nearest: sign < 0 ? (seg, hits, k, threshold, budget, docs, keys) => {
+      walkWindow: sign < 0 ? (seg, hits, k, threshold, budget, docs, keys) => {
         const fr = seg.reader.field(field)
         return fr === null ? -1 : nearestHits(fr, origin, hits, k, threshold, budget, docs, keys)
       } : undefined,

@@ -19,9 +19,10 @@ export const valueWalkCount = { answered: 0 }
 
 /**
  * Writes to docs/keys (ascending docs) the hits whose key (sign × value) reaches both the k-th best
- * key among the hits and `threshold`, and returns their number; -1 when `budget` docs of the order
- * did not settle it, or when fewer than k hits have a value and `threshold` admits everything (the
- * hits without a value are then in the window too): the caller keys every hit.
+ * key among the hits and `threshold`, and returns their number; -1 when the walk would cost more
+ * than `budget` keyed hits (budget / stepCost docs of the order), or when fewer than k hits have a
+ * value and `threshold` admits everything (the hits without a value are then in the window too):
+ * the caller keys every hit.
  */
 export function firstHitsInOrder(order: Uint32Array, column: Float64Array, sign: 1 | -1, hits: Bitmap, k: number, threshold: number, budget: number, docs: Uint32Array, keys: Float64Array): number {
   if (!valueWalkTuning.enabled || k <= 0) return -1
@@ -56,17 +57,26 @@ export function firstHitsInOrder(order: Uint32Array, column: Float64Array, sign:
   return found
 }
 
-let index = new Uint32Array(64)
+/** Scratch of sortByDoc (positions, and a copy of the entries), grown on demand. */
+let positions = new Uint32Array(64)
+let docsCopy = new Uint32Array(64)
+let keysCopy = new Float64Array(64)
 
-/** Orders the first n entries of docs (keys alongside) by doc. */
+/** Orders the first n entries of docs (distinct DocIds; keys alongside) by doc, in place. */
 export function sortByDoc(docs: Uint32Array, keys: Float64Array, n: number): void {
-  if (index.length < n) index = new Uint32Array(Math.max(n, index.length * 2))
-  for (let j = 0; j < n; j++) index[j] = j
-  const picked = Array.from(index.subarray(0, n)).sort((a, b) => docs[a]! - docs[b]!)
-  const pickedDocs = picked.map((j) => docs[j]!)
-  const pickedKeys = picked.map((j) => keys[j]!)
+  if (positions.length < n) {
+    const size = Math.max(n, positions.length * 2)
+    positions = new Uint32Array(size)
+    docsCopy = new Uint32Array(size)
+    keysCopy = new Float64Array(size)
+  }
+  const order = positions.subarray(0, n)
+  for (let j = 0; j < n; j++) order[j] = j
+  order.sort((a, b) => docs[a]! - docs[b]!)
+  docsCopy.set(docs.subarray(0, n))
+  keysCopy.set(keys.subarray(0, n))
   for (let j = 0; j < n; j++) {
-    docs[j] = pickedDocs[j]!
-    keys[j] = pickedKeys[j]!
+    docs[j] = docsCopy[order[j]!]!
+    keys[j] = keysCopy[order[j]!]!
   }
 }

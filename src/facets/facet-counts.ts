@@ -15,7 +15,7 @@ import { countMasked, MAX_MASK_VALUES, valueMask } from './value-masks.ts'
 /**
  * Cost model of the choice, measured on a 1M-doc segment: a hit's random read of the ordinal
  * column costs about this many intersection steps (see Bitmap.intersectionWork); a CSR column
- * (multi-valued field) reads twice.
+ * (multi-valued field) reads twice, unless its few values (MAX_MASK_VALUES) give it value-set masks.
  */
 export const COLUMN_READ_COST = 4
 

@@ -1,13 +1,14 @@
 /**
  * Filter evaluation: PlanNode × one segment → the Bitmap of matching docs within `universe`
  * (alive, visible docs). Pure bitmap algebra: ANDs run smallest-first with an early exit,
- * `not` is `universe − (c1 ∪ c2 ∪ …)`, so a doc lacking the field satisfies it.
+ * `not` is `universe − (c1 ∪ c2 ∪ …)`, so a doc lacking the field satisfies it (inside an `and`,
+ * its children are taken off the other operands' intersection instead: the same docs).
  * Value bitmaps come from the reader's cache and range / geo leaves from the leaf cache: they
  * are never mutated here.
  */
 import { Bitmap, PATH_SEPARATOR, rangeFromCheckpoints, useCheckpoints, type FieldReader, type SegmentReader } from '@/index/index.ts'
-import type { LeafPlan, PlanNode } from './filter-plan.ts'
 import { lowerBoundF64 } from '@/shared/sorted-search.ts'
+import type { LeafPlan, PlanNode } from './filter-plan.ts'
 import { EARTH_RADIUS_KM, GeoOrigin } from './geo-distance.ts'
 import { cachedLeaf } from './leaf-cache.ts'
 
@@ -196,10 +197,10 @@ export function evalLeaf(seg: SegmentReader, leaf: LeafPlan, universe: Bitmap): 
 }
 
 /**
- * ANDs bitmaps smallest-first with an early exit on empty; the result is a new bitmap. The first
- * step writes the two smallest operands' intersection straight into a new bitmap
- * ({@link Bitmap.andMany}): cloning the smallest and intersecting the clone in place copied it
- * first, and at a million docs the smallest is often a dense word's or a type's 128 KiB of bitsets.
+ * ANDs bitmaps smallest-first; the result is a new bitmap ({@link Bitmap.andMany}: two operands
+ * intersect straight into a new bitmap, three or more in one pass per key, stopping when an operand
+ * runs out of keys). Cloning the smallest and intersecting the clone in place copied it first, and
+ * at a million docs the smallest is often a dense word's or a type's 128 KiB of bitsets.
  */
 export function andSmallestFirst(bitmaps: Bitmap[]): Bitmap {
   if (bitmaps.length === 0) throw new Error('andSmallestFirst needs at least one bitmap')

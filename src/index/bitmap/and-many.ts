@@ -4,8 +4,10 @@
 // bitset or, once the result is sparse, an array extracted from it, which the next step reads
 // again. A filter of four dense clauses over a million docs paid that three times a key. Here
 // each key is intersected once: the smallest array container (if any) is filtered through the
-// others; otherwise the bitsets are ANDed into one scratch word array and the runs clear their
-// gaps in it, and the result is counted and wrapped at the end.
+// others; a key of runs only is intersected pairwise (runs stay runs where smallest); otherwise the
+// bitsets are ANDed into one scratch word array and the runs clear their gaps in it, and the
+// result is counted and wrapped at the end (both passes skip full containers). A result never shares
+// storage with an operand or with the module scratch below (copied out when wrapped).
 //
 // Non-null assertions: indices are bounded by operand lengths and BITSET_WORDS in loop heads.
 

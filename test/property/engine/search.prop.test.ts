@@ -1,6 +1,7 @@
 // Engine vs the brute-force reference (test/support/reference-search.ts), plus metamorphic laws.
-import { describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { PRUNE_MIN_HITS, pruneTuning } from '@/engine/candidate-prune.ts'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { SegmentBuilder, SegmentReader } from '@/index/index.ts'
 import type { CatalogObject } from '@/shared/catalog-object.ts'
@@ -45,6 +46,10 @@ function both(engine: Engine, ref: ReferenceIndex, partial: Partial<EngineSearch
   }
 }
 
+afterEach(() => {
+  pruneTuning.minHits = PRUNE_MIN_HITS
+})
+
 describe('engine vs reference', () => {
   test('hit sets, totals and text facet counts equal the brute-force reference', () => {
     fc.assert(
@@ -76,6 +81,8 @@ describe('metamorphic laws', () => {
   })
 
   test('a small window equals the head of the full ranking (pruned scoring, sorts, early-stopped listings)', () => {
+    // The catalogs here are small: pruning must still run over a few dozen hits.
+    pruneTuning.minHits = 0
     const optionsArb = fc.record({ boost: fc.boolean(), fresh: fc.boolean(), avail: fc.boolean(), prefer: fc.boolean(), sort: fc.option(fc.constantFrom('price', 'rating', 'title', 'geo_location'), { freq: 3 }) })
     fc.assert(
       fc.property(catalogArb(60), queryArb, fc.integer({ min: 1, max: 8 }), optionsArb, groupsArb, (catalog, q, k, o, f) => {
@@ -100,6 +107,7 @@ describe('metamorphic laws', () => {
         expect(scoredKeys(engine, { ...base, size: k })).toEqual(all.slice(0, k))
       }),
     )
+    pruneTuning.minHits = PRUNE_MIN_HITS
   })
 
   test('a filter inside the query equals filtering the unfiltered ranking (same order)', () => {

@@ -86,4 +86,48 @@ describe('sorts that walk an order instead of keying every hit', () => {
     expect(geoNearestCount.answered - geoBefore).toBeGreaterThan(40)
     expect(valueWalkCount.answered - valueBefore).toBeGreaterThan(40)
   })
+
+  // Anywhere on the sphere: the latitude walk starts at a pole or passes one, the nearest hits may
+  // lie across the antimeridian (equal h on both sides of it) or half the great circle away, and
+  // -0 and 0 are one latitude, longitude and price. A multi-valued price has no value order (the walk
+  // declines it in that segment); a doc's first point only is its location.
+  test('give the window of keying every hit anywhere on the sphere, with -0 and multi-valued fields', () => {
+    const edgeLat = fc.oneof(fc.constantFrom(90, -90, 89.9999, -89.9999, 0, -0, 45), fc.double({ min: -90, max: 90, noNaN: true }))
+    const edgeLon = fc.oneof(fc.constantFrom(180, -180, 179.9999, -179.9999, 0, -0), fc.double({ min: -180, max: 180, noNaN: true }))
+    const spherePoint = fc.tuple(edgeLat, edgeLon)
+    const edgePrice = fc.oneof(fc.constantFrom(0, -0, -1, 1, 2.5), fc.array(fc.constantFrom(0, -0, -1, 3), { minLength: 1, maxLength: 3 }))
+    const rowsArb = fc.array(fc.record({ point: fc.option(spherePoint, { freq: 5 }), extra: fc.option(spherePoint, { freq: 2 }), price: fc.option(edgePrice, { freq: 4 }) }), { minLength: 10, maxLength: 80 })
+    const geoBefore = geoNearestCount.answered
+    const valueBefore = valueWalkCount.answered
+    fc.assert(
+      fc.property(rowsArb, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 3 }), spherePoint, fc.boolean(), fc.constantFrom('geo_location', 'price'), fc.boolean(), (rows, chunks, size, from, point, asc, field, filtered) => {
+        const at = ([lat, lon]: [number, number]): { lat: number; lon: number } => ({ lat, lon })
+        const objects = rows.map((r, i) =>
+          obj(`p${i}`, {
+            title: 'place',
+            color: i % 3 === 0 ? 'red' : 'blue',
+            ...(r.point === null ? {} : { geo_location: r.extra === null ? at(r.point) : [at(r.point), at(r.extra)] }),
+            ...(r.price === null ? {} : { price: r.price }),
+          }),
+        )
+        const engine = buildSegmentedEngine(objects, chunks)
+        const partial: Partial<EngineSearchRequest> = {
+          fMust: filtered ? [{ key: 'color', values: ['blue'] }] : [],
+          sort: { field, order: asc ? 'asc' : 'desc' },
+          geoLocation: [point[0], point[1]],
+          size,
+          from,
+        }
+        setWalks(true)
+        const walked = engine.search(req(partial))
+        setWalks(false)
+        const keyed = engine.search(req(partial))
+        expect(walked.hits.map((h) => h.identity)).toEqual(keyed.hits.map((h) => h.identity))
+        expect(walked.totalHits).toBe(keyed.totalHits)
+      }),
+      { numRuns: 300 },
+    )
+    expect(geoNearestCount.answered - geoBefore).toBeGreaterThan(20)
+    expect(valueWalkCount.answered - valueBefore).toBeGreaterThan(10)
+  })
 })

@@ -34,4 +34,31 @@ describe('value-set masks', () => {
       }),
     )
   })
+
+  test('two fields of one segment keep their own masks, and later counts read the cached ones', () => {
+    // Masks are cached by the segment's offsets array: a key that two fields, or two segments,
+    // shared would count one field's values under the other's.
+    const rowArb = (numValues: number) => fc.uniqueArray(fc.integer({ min: 0, max: numValues - 1 }), { maxLength: 3 })
+    const segmentArb = fc.array(fc.tuple(rowArb(12), rowArb(32)), { minLength: 2, maxLength: 60 })
+    fc.assert(
+      fc.property(segmentArb, segmentArb, (rowsA, rowsB) => {
+        const segments = [rowsA, rowsB].map((rows, s) => {
+          // A last object with every value of both fields: 12 (16-bit masks) and 32 (bit 31 used).
+          const all = (numValues: number) => Array.from({ length: numValues }, (_, v) => v)
+          const objects = [...rows, [all(12), all(32)] as const].map(([size, shade], i) =>
+            obj(`s${s}-o${i}`, { title: 'thing', size: size.map((v) => `z${v}`), shade: shade.map((v) => `v${v}`) }),
+          )
+          const builder = new SegmentBuilder()
+          for (const o of objects) builder.add(o)
+          return { objects, reader: openSegment(encodeSegment(builder)) }
+        })
+        const inputs = segments.map(({ objects, reader }) => ({ reader, hits: Bitmap.fromSorted(objects.map((_, i) => i)) }))
+        for (const field of ['shade', 'size', 'shade', 'size']) {
+          const want = new Map<string, number>()
+          for (const { objects } of segments) for (const o of objects) for (const v of o.fields[field] as string[]) want.set(v, (want.get(v) ?? 0) + 1)
+          expect(new Map([...countTextValues(inputs, field)].sort())).toEqual(new Map([...want].sort()))
+        }
+      }),
+    )
+  })
 })

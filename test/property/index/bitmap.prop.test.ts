@@ -354,7 +354,7 @@ describe('andMany (one pass per key over 3+ operands, and-many.ts)', () => {
     fc.assert(
       fc.property(manyArb, fc.boolean(), (operands, withFull) => {
         const bitmaps = operands.map(([ids, how]) => build(ids, how))
-        // A universe-like operand: full runs over every key met (the index's alive set).
+        // A universe-like operand (the index's alive set): full runs over keys 0-7; ids past it drop out.
         if (withFull) bitmaps.push(Bitmap.range(0, 65536 * 8))
         const expected = operands.map(([ids]) => ids).reduce(oAnd)
         const want = withFull ? expected.filter((id) => id < 65536 * 8) : expected
@@ -368,6 +368,42 @@ describe('andMany (one pass per key over 3+ operands, and-many.ts)', () => {
           expectIds(Uint32Array.from(got.serialize()), Uint32Array.from(w.serialize('portable')), 'bytes')
         })
         // The operands are untouched (views and owned containers alike).
+        operands.forEach(([ids], i) => expectIds(bitmaps[i]!.toArray(), ids, `operand ${i}`))
+      }),
+    )
+  })
+
+  test('a result owns its containers: later calls and writes to it reach neither it nor the operands', () => {
+    // About half the operands dense (55-100% of a key's values), so that three or more bitsets
+    // often keep more than 4096 values and the scratch words become a bitset result.
+    const denseOver = (keys: readonly number[]) =>
+      fc.tuple(fc.array(fc.tuple(fc.double({ min: 0.55, max: 1, noNaN: true }), fc.integer()), { minLength: keys.length, maxLength: keys.length }), buildArb).map(
+        ([perKey, how]): [Uint32Array, Build] => [uniqueSorted(perKey.flatMap(([d, seed], i) => dense(d, seed).map((v) => keys[i]! * 65536 + v))), how],
+      )
+    // One to five operands and up to two universes below: every path of Bitmap.andMany.
+    const manyArb = keysArb.chain((keys) => fc.array(fc.oneof(operandOver(keys), denseOver(keys)), { minLength: 1, maxLength: 5 }))
+    // Later calls that fill the module scratch: the bitset words with ones, the array values with 0-99.
+    const full = Bitmap.fromSorted(Uint32Array.from({ length: 65536 }, (_, v) => v))
+    const few = Bitmap.fromSorted(Uint32Array.from({ length: 100 }, (_, v) => v))
+    fc.assert(
+      fc.property(manyArb, fc.boolean(), fc.integer({ min: 0, max: 2 }), (operands, withTwice, universes) => {
+        const bitmaps = operands.map(([ids, how]) => build(ids, how))
+        // The same bitmap twice (a cached leaf met in two clauses).
+        if (withTwice) bitmaps.push(bitmaps[0]!)
+        // Universe-like operands (full runs over keys 0-7), which the array and word passes skip.
+        for (let u = 0; u < universes; u++) bitmaps.push(Bitmap.range(0, 65536 * 8))
+        const expected = operands.map(([ids]) => ids).reduce(oAnd)
+        const want = universes > 0 ? expected.filter((id) => id < 65536 * 8) : expected
+        const got = Bitmap.andMany(bitmaps)
+        Bitmap.andMany([full, full.clone(), full.clone()])
+        Bitmap.andMany([few, full, full.clone()])
+        expectIds(got.toArray(), want, 'andMany after later calls')
+        expect(got.size).toBe(want.length)
+        // Remove each container's first id in place: a container or word array shared with an
+        // operand would show the removal there.
+        const firsts = want.filter((id, i) => i === 0 || id >>> 16 !== want[i - 1]! >>> 16)
+        for (const id of firsts) got.remove(id)
+        expectIds(got.toArray(), oAndNot(want, firsts), 'andMany after removals')
         operands.forEach(([ids], i) => expectIds(bitmaps[i]!.toArray(), ids, `operand ${i}`))
       }),
     )

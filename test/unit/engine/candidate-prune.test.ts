@@ -127,6 +127,21 @@ describe('candidate pruning, how far the walk goes', () => {
     }
   })
 
+  test('pruning starts at pruneTuning.minHits hits, not above', () => {
+    const docs = Array.from({ length: 600 }, (_, i) => obj(`o${i}`, { title: `green ${['lamp', 'desk', 'chair', 'sofa'][i % 4]} ${i}` }))
+    try {
+      pruneTuning.minHits = 601
+      expect(candidatesOf(docs, 'green', 10, () => false).candidates).toBeNull()
+      pruneTuning.minHits = 600
+      const { hits, candidates } = candidatesOf(docs, 'green', 10, () => false)
+      expect(hits.size).toBe(600)
+      expect(candidates).not.toBeNull()
+      expect(candidates!.size).toBeLessThan(hits.size)
+    } finally {
+      pruneTuning.minHits = 0
+    }
+  })
+
   test('a word met only through a typo does not bound with the all-exact bonus', () => {
     // "gren" matches "green" by one edit: no hit earns the all-exact bonus, so θ meets the bound.
     const docs = Array.from({ length: 2000 }, (_, i) => obj(`o${i}`, { title: `green ${['lamp', 'desk', 'chair', 'sofa'][i % 4]} ${i}` }))

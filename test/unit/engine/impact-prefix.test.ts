@@ -2,10 +2,9 @@
 // drift factor that lets a prefix computed under one BM25F table be walked under another. The
 // pruned windows they lead to are compared with the full ranking in
 // test/property/engine/candidate-prune.prop.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { computeImpactPrefix, driftFactor, IMPACT_MIN_DF, impactPrefixJobs, impactTuning, threadImpacts } from '@/engine/impact-prefix.ts'
-import { PRUNE_MIN_HITS, pruneTuning } from '@/engine/candidate-prune.ts'
 import { finishIdleWork, queueIdleWork } from '@/engine/idle-warmup.ts'
 import { CLASS_STRIDE, encodeSegment, openSegment, SegmentBuilder } from '@/index/index.ts'
 import { Bm25fTable } from '@/rank/index.ts'
@@ -17,14 +16,6 @@ const tableOf = (invAvgLen: number[]): Bm25fTable => {
   return t
 }
 const invAvgLenArb = fc.array(fc.double({ min: 0.01, max: 2, noNaN: true }), { minLength: 4, maxLength: 4 })
-
-// The catalogs here are small: pruning must still run over a few dozen hits.
-beforeAll(() => {
-  pruneTuning.minHits = 0
-})
-afterAll(() => {
-  pruneTuning.minHits = PRUNE_MIN_HITS
-})
 
 describe('impact prefixes', () => {
   test('a prefix keeps the best postings, best first, and bounds every posting left out', () => {
