@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { geoNearestCount, geoNearestTuning } from '@/engine/geo-nearest.ts'
 import { valueWalkCount, valueWalkTuning, WALK_STEP_COST } from '@/engine/value-order-walk.ts'
-import type { EngineSearchRequest } from '@/engine/index.ts'
+import type { Engine, EngineSearchRequest } from '@/engine/index.ts'
 import { buildSegmentedEngine, obj, req } from '../../support/corpus.ts'
 
 const CENTER: [number, number] = [48.14, 11.58]
@@ -33,6 +33,16 @@ function setWalks(enabled: boolean): void {
 // Walk steps made cheap: the small catalogs here would otherwise rarely start a value walk.
 valueWalkTuning.stepCost = 0.25
 afterEach(() => setWalks(true))
+
+/** The same request with the walks on and off: the same window, in the same order, and the same total. */
+function expectWalkedAsKeyed(engine: Engine, partial: Partial<EngineSearchRequest>): void {
+  setWalks(true)
+  const walked = engine.search(req(partial))
+  setWalks(false)
+  const keyed = engine.search(req(partial))
+  expect(walked.hits.map((h) => h.identity)).toEqual(keyed.hits.map((h) => h.identity))
+  expect(walked.totalHits).toBe(keyed.totalHits)
+}
 afterAll(() => {
   valueWalkTuning.stepCost = WALK_STEP_COST
 })
@@ -72,12 +82,7 @@ describe('sorts that walk an order instead of keying every hit', () => {
             size,
             from,
           }
-          setWalks(true)
-          const walked = engine.search(req(partial))
-          setWalks(false)
-          const keyed = engine.search(req(partial))
-          expect(walked.hits.map((h) => h.identity)).toEqual(keyed.hits.map((h) => h.identity))
-          expect(walked.totalHits).toBe(keyed.totalHits)
+          expectWalkedAsKeyed(engine, partial)
         },
       ),
       { numRuns: 400 },
@@ -118,12 +123,7 @@ describe('sorts that walk an order instead of keying every hit', () => {
           size,
           from,
         }
-        setWalks(true)
-        const walked = engine.search(req(partial))
-        setWalks(false)
-        const keyed = engine.search(req(partial))
-        expect(walked.hits.map((h) => h.identity)).toEqual(keyed.hits.map((h) => h.identity))
-        expect(walked.totalHits).toBe(keyed.totalHits)
+        expectWalkedAsKeyed(engine, partial)
       }),
       { numRuns: 300 },
     )
