@@ -63,10 +63,11 @@ export interface RelevanceScore {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 
 /**
- * The newest bench/results/relevance-*.json (by modification time, then name), read defensively: each set's
+ * The newest bench/results/relevance-*.json (by modification time, then name), read defensively, with
+ * the commit and date of its run: each set's
  * `set` (or `name`) and each engine's `engine` (or `name`) with `mean.ndcg10` (or `ndcg10`).
  */
-export function readRelevance(resultsDir: string): { file: string; scores: RelevanceScore[] } | null {
+export function readRelevance(resultsDir: string): { file: string; commit: string | null; date: string | null; scores: RelevanceScore[] } | null {
   let files: string[]
   try {
     files = readdirSync(resultsDir).filter((f) => /^relevance-.*\.json$/.test(f))
@@ -76,7 +77,7 @@ export function readRelevance(resultsDir: string): { file: string; scores: Relev
   }
   const newest = files.map((f) => ({ f, t: statSync(join(resultsDir, f)).mtimeMs })).sort((a, b) => b.t - a.t || (a.f < b.f ? 1 : -1))[0]
   if (!newest) return null
-  const json = JSON.parse(readFileSync(join(resultsDir, newest.f), 'utf8')) as { sets?: Record<string, unknown>[] }
+  const json = JSON.parse(readFileSync(join(resultsDir, newest.f), 'utf8')) as { sets?: Record<string, unknown>[]; commit?: unknown; date?: unknown }
   const scores: RelevanceScore[] = []
   for (const set of json.sets ?? []) {
     const name = String(set.set ?? set.name ?? '')
@@ -88,7 +89,9 @@ export function readRelevance(resultsDir: string): { file: string; scores: Relev
       scores.push({ set: name, engine: String(r.engine ?? r.name ?? ''), ndcg10, zeroResultRate: num(mean.zeroResultRate) })
     }
   }
-  return { file: newest.f, scores }
+  // The run's commit and date: the report names them, so a relevance file older than the engine shows.
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
+  return { file: newest.f, commit: text(json.commit), date: text(json.date), scores }
 }
 
 const isBm25Peer = (engine: string) => engine.startsWith('fts5') || engine.startsWith('lucene')

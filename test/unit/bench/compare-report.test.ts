@@ -79,6 +79,8 @@ describe('NDCG target from the newest relevance JSON', () => {
     writeFileSync(old, JSON.stringify({ sets: [{ set: 'chorus', results: [engine('sift', 0.1, 0)] }] }))
     utimesSync(old, new Date('2026-01-01'), new Date('2026-01-01'))
     writeFileSync(join(results, 'relevance-2026-11-21.json'), JSON.stringify({
+      commit: 'def5678',
+      date: '2026-11-21T09:00:00.000Z',
       sets: [
         { set: 'chorus', results: [engine('sift', 0.77, 0), engine('fts5-and', 0.6, 0.1), engine('fts5-or', 0.7, 0), engine('minisearch', 0.9, 0)] },
         { set: 'esci', results: [engine('sift', 0.6, 0.05), engine('lucene-or', 0.5, 0)] },
@@ -86,6 +88,7 @@ describe('NDCG target from the newest relevance JSON', () => {
     }))
     const read = readRelevance(results)!
     expect(read.file).toBe('relevance-2026-11-21.json')
+    expect(read).toMatchObject({ commit: 'def5678', date: '2026-11-21T09:00:00.000Z' })
     const [chorus, esci] = ndcgTargets(read.scores)
     // MiniSearch is not a BM25 reference peer: fts5-or is the one to beat. 0.77 / 0.7 = 1.1.
     expect(chorus).toMatchObject({ peer: 'fts5-or', met: true })
@@ -93,6 +96,11 @@ describe('NDCG target from the newest relevance JSON', () => {
     // NDCG ahead but more zero-result queries than Lucene: not met.
     expect(esci).toMatchObject({ peer: 'lucene-or', ratio: 1.2, met: false })
     expect(readRelevance(join(dir, 'nothing-here'))).toBeNull()
+    // The report names the relevance run's commit, and says when it is not the compare run's.
+    const speed = speedTargets(RUNS, ['gen-10k', 'gen-100k'])
+    const report = (commit: string) => renderCompareReport(RESULTS, { targets: { ...speed, ndcg: ndcgTargets(read.scores), relevanceFile: read.file, relevanceRun: { commit, date: read.date } }, charts: [] })
+    expect(report('abc1234')).toContain('From bench/results/relevance-2026-11-21.json (bench:relevance at commit abc1234, 2026-11-21):')
+    expect(report(read.commit!)).toContain("From bench/results/relevance-2026-11-21.json (bench:relevance at commit def5678, 2026-11-21, not this run's abc1234):")
   })
 })
 
