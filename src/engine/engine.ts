@@ -15,9 +15,8 @@
  */
 import type { FacetInput, FacetResult } from '@/facets/index.ts'
 import { rankFacets } from '@/facets/index.ts'
-import type { Bitmap, SegmentReader } from '@/index/index.ts'
+import { Bitmap, type SegmentReader } from '@/index/index.ts'
 import {
-  andSmallestFirst,
   correctedQueryMarkup,
   evalFilter,
   evalFilterAll,
@@ -267,7 +266,7 @@ export class Engine {
       ? base
       : seg.cachedFilter(keys.must, () => evalFilterAll(seg.reader, must, base))
     const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
-    const filtered = groupBms.length === 0 ? fixed : andSmallestFirst([fixed, ...groupBms])
+    const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
     return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
   }
 
@@ -279,7 +278,7 @@ export class Engine {
    */
   private matchText(runs: SegmentRun[], words: WordPlan[], docs: Bitmap[][], allWords: Bitmap[] | null): TextOutcome {
     if (words.length === 0 || allWords === null) return { active: [], dropped: [], unmatched: [] }
-    const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : andSmallestFirst([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
+    const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : Bitmap.andMany([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
     const total = (bms: Bitmap[]): number => bms.reduce((sum, b) => sum + b.size, 0)
     let active = words.map((_, i) => i)
     const dropped: number[] = []
@@ -315,7 +314,7 @@ export class Engine {
     if (run.text === null) {
       if (run.words.length === 0) run.text = run.fixed
       else if (run.minWords < run.words.length) run.text = atLeastCascade(run.fixed, run.words)[run.minWords]!
-      else run.text = andSmallestFirst([run.fixed, ...run.words])
+      else run.text = Bitmap.andMany([run.fixed, ...run.words])
     }
     return run.text
   }
@@ -344,7 +343,7 @@ export class Engine {
       if (!disjunctive) return { reader: r.seg.reader, hits: r.hits, docs: hitDocs(r) }
       const others = r.groups.filter((_, i) => !own[i])
       const text = this.textOf(r)
-      return { reader: r.seg.reader, hits: others.length === 0 ? text : andSmallestFirst([text, ...others]) }
+      return { reader: r.seg.reader, hits: others.length === 0 ? text : Bitmap.andMany([text, ...others]) }
     })
     return computeFacet(inputs, name, field, facetTypeOf(schema), size)
   }
@@ -399,7 +398,7 @@ function usesGeo(node: PlanNode): boolean {
 
 /** Per run, the filtered docs matching every word (`docs[word][run]`). */
 function hitsOfAll(runs: SegmentRun[], docs: Bitmap[][]): Bitmap[] {
-  return runs.map((r, s) => andSmallestFirst([r.filtered, ...docs.map((d) => d[s]!)]))
+  return runs.map((r, s) => Bitmap.andMany([r.filtered, ...docs.map((d) => d[s]!)]))
 }
 
 /** The run's hit docs for the facets (decoded once per request). */

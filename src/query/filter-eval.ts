@@ -197,17 +197,6 @@ export function evalLeaf(seg: SegmentReader, leaf: LeafPlan, universe: Bitmap): 
 }
 
 /**
- * ANDs bitmaps smallest-first; the result is a new bitmap ({@link Bitmap.andMany}: two operands
- * intersect straight into a new bitmap, three or more in one pass per key, stopping when an operand
- * runs out of keys). Cloning the smallest and intersecting the clone in place copied it first, and
- * at a million docs the smallest is often a dense word's or a type's 128 KiB of bitsets.
- */
-export function andSmallestFirst(bitmaps: Bitmap[]): Bitmap {
-  if (bitmaps.length === 0) throw new Error('andSmallestFirst needs at least one bitmap')
-  return Bitmap.andMany(bitmaps)
-}
-
-/**
  * Evaluates a planned filter on one segment; the result is a new bitmap ⊆ `universe`.
  * Inner nodes are evaluated loose (see {@link evalLoose}) and restricted to `universe` once, at
  * the top: restricting every leaf cost a whole bitmap copy per leaf, and at a million docs those
@@ -254,7 +243,7 @@ function andOf(seg: SegmentReader, nodes: readonly PlanNode[], universe: Bitmap,
   // Only negations: they take their docs off the universe.
   if (parts.length === 0) parts.push(universe)
   let owned = parts.length > 1
-  let result = owned ? andSmallestFirst(parts) : parts[0]!
+  let result = owned ? Bitmap.andMany(parts) : parts[0]!
   for (const x of excluded) {
     if (result.isEmpty()) break
     const bm = evalLoose(seg, x, universe)

@@ -12,44 +12,12 @@
 // Non-null assertions: indices are bounded by operand lengths and BITSET_WORDS in loop heads.
 
 import { seekKey } from './algebra.ts'
-import { containerAnd } from './container-ops.ts'
+import { containerAnd, containerAndInPlace } from './container-ops.ts'
 import { ARRAY_MAX_CARD, ArrayContainer, KIND_ARRAY, KIND_BITSET, KIND_RUN, type BitmapParts, type Container } from './container-types.ts'
 import { fromWords } from './convert.ts'
 import { BITSET_WORDS, CONTAINER_SPAN, clearBitRange, popcountWords } from './words.ts'
 
-const values16 = new Uint16Array(ARRAY_MAX_CARD)
 const scratchWords = new Uint32Array(BITSET_WORDS)
-
-/** Keeps values[0, n) that are in `c`; returns the count kept. */
-function filterValues(values: Uint16Array, n: number, c: Container): number {
-  let kept = 0
-  if (c.kind === KIND_BITSET) {
-    const w = c.words
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!
-      if ((w[v >>> 5]! & (1 << (v & 31))) !== 0) values[kept++] = v
-    }
-  } else if (c.kind === KIND_ARRAY) {
-    const other = c.values
-    const m = c.card
-    let j = 0
-    for (let i = 0; i < n && j < m; i++) {
-      const v = values[i]!
-      while (j < m && other[j]! < v) j++
-      if (j < m && other[j] === v) values[kept++] = v
-    }
-  } else {
-    const runs = c.runs
-    const nRuns = c.nRuns
-    let r = 0
-    for (let i = 0; i < n && r < nRuns; i++) {
-      const v = values[i]!
-      while (r < nRuns && runs[2 * r]! + runs[2 * r + 1]! < v) r++
-      if (r < nRuns && runs[2 * r]! <= v) values[kept++] = v
-    }
-  }
-  return kept
-}
 
 /** words ← words ∩ c for a bitset or run container. */
 function andIntoWords(words: Uint32Array, c: Container): void {
@@ -73,14 +41,14 @@ function andGroup(group: readonly Container[]): Container | null {
   let smallestArray: ArrayContainer | null = null
   for (const c of group) if (c.kind === KIND_ARRAY && (smallestArray === null || c.card < smallestArray.card)) smallestArray = c
   if (smallestArray !== null) {
-    values16.set(smallestArray.values.subarray(0, smallestArray.card))
-    let n = smallestArray.card
+    // A copy of the smallest array, filtered in place through the others by the container kernels.
+    let acc: Container | null = new ArrayContainer(smallestArray.values.slice(0, smallestArray.card), smallestArray.card)
     for (const c of group) {
       if (c === smallestArray || c.card === CONTAINER_SPAN) continue
-      n = filterValues(values16, n, c)
-      if (n === 0) return null
+      acc = containerAndInPlace(acc, c)
+      if (acc === null) return null
     }
-    return new ArrayContainer(values16.slice(0, n), n)
+    return acc
   }
   // Runs only: pairwise keeps the run encoding (a universe's full runs stay four bytes).
   if (group.every((c) => c.kind === KIND_RUN)) {
