@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { ReadStore } from '../store/index.ts'
 import { writeSnapshot, type IndexSnapshot } from '../store/snapshot/index.ts'
-import { loadSnapshot, rebuildFromStore, snapshotPath, type LoadLog } from './load.ts'
+import { loadSnapshot, rebuildFromStore, snapshotDir, snapshotPath, type LoadLog } from './load.ts'
 import type { IndexerEvent, IndexerOptions } from './protocol.ts'
 import type { TrackerIndex } from './tracker-index.ts'
 
@@ -202,7 +202,7 @@ export class Indexer {
    * a whole snapshot, ~600 MB at a million objects). Runs at start, before any write begins.
    */
   private removeOrphanSnapshots(trackers: Map<string, string>): void {
-    const dir = dirname(snapshotPath(this.options.dataDir, 'x'))
+    const dir = snapshotDir(this.options.dataDir)
     let names: string[]
     try {
       names = readdirSync(dir)

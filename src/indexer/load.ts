@@ -14,9 +14,14 @@ const REBUILD_PAGE = 2000
 
 export type LoadLog = (level: 'info' | 'warn' | 'debug', message: string, fields: Record<string, unknown>) => void
 
+/** The directory of the snapshot files. */
+export function snapshotDir(dataDir: string): string {
+  return join(dataDir, 'index')
+}
+
 /** Where a tracker's snapshot lives (tracker ids are URL-safe-encoded into the file name). */
 export function snapshotPath(dataDir: string, trackerId: string): string {
-  return join(dataDir, 'index', `${encodeURIComponent(trackerId)}.snap`)
+  return join(snapshotDir(dataDir), `${encodeURIComponent(trackerId)}.snap`)
 }
 
 /**
