@@ -119,10 +119,13 @@ export class Bm25fTable {
     }
   }
 
-  /** BM25F term score (without idf) of `doc`, term frequencies at `tfs[at .. at + 4)`. */
-  tfScore(tfs: ArrayLike<number>, at: number, norms: Uint8Array, doc: number): number {
+  /**
+   * BM25F term score (without idf): term frequencies at `tfs[at .. at + 4)`, norms at
+   * `norms[row × 4 .. + 4)` (a segment's norms and a doc, or norms gathered per hit and a hit).
+   */
+  tfScore(tfs: ArrayLike<number>, at: number, norms: Uint8Array, row: number): number {
     const f = this.factors
-    const n = doc * 4
+    const n = row * 4
     const k1 = BM25_K1
     let t = 0
     const tf0 = tfs[at]!
