@@ -5,8 +5,12 @@
  * pair comes out with its score (weight × BM25F tf part) in `docs` / `scores`. Buffers, not
  * callbacks, so the loops stay monomorphic; they are reused across requests (one search at a time
  * per thread).
+ *
+ * Each walk first lists its pairs (doc and posting class), then scores them: the doc's norms are a
+ * cache miss apiece, and a loop that only gathers them overlaps the misses, where reading them
+ * inside the walk's own loop (bitmap decoding, rank lookups) made each wait for the one before.
  */
-import { Bitmap, BitmapCursor, CLASS_STRIDE, RankCursor, type SegmentReader } from '@/index/index.ts'
+import { Bitmap, BitmapCursor, CLASS_STRIDE, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
 import type { ImpactPrefix } from './impact-prefix.ts'
 
@@ -30,14 +34,19 @@ let docScratch = new Float64Array(0)
 let hitBuffer = new Uint32Array(0)
 let walkDocs = new Uint32Array(0)
 let walkScores = new Float64Array(0)
+/** Per listed pair: its posting class, and its doc's norms (pair i at i × NUM_TEXT_GROUPS). */
+let walkClasses = new Uint32Array(0)
+let walkNorms = new Uint8Array(0)
 
 /**
- * A term's score of `doc` from its posting's class (the posting entry's value): the one expression
- * every walk, probe and lookup uses. Exact scoring (text-match.ts, visitEntry) writes the same
- * product, so candidates and θ are scored by the same float: change both or neither.
+ * A term's score of a doc from its posting's class (the posting entry's value) and the doc's norms
+ * at `norms[row × NUM_TEXT_GROUPS]` (a segment's norms and the doc, or norms gathered per pair and
+ * the pair): the one expression every walk, probe and lookup uses. Exact scoring (text-match.ts,
+ * visitEntry) writes the same product, so candidates and θ are scored by the same float: change
+ * both or neither.
  */
-export function entryScore(bm25: Bm25fTable, classes: ArrayLike<number>, norms: Uint8Array, postingClass: number, weight: number, doc: number): number {
-  return weight * bm25.tfScore(classes, postingClass * CLASS_STRIDE, norms, doc)
+export function entryScore(bm25: Bm25fTable, classes: ArrayLike<number>, norms: Uint8Array, postingClass: number, weight: number, row: number): number {
+  return weight * bm25.tfScore(classes, postingClass * CLASS_STRIDE, norms, row)
 }
 
 /** The hits as a dense bit set over the segment's docs (a reused buffer). */
@@ -116,14 +125,32 @@ export class TermWalker {
     if (walkDocs.length < n) {
       walkDocs = new Uint32Array(Math.max(n, walkDocs.length * 2))
       walkScores = new Float64Array(walkDocs.length)
+      walkClasses = new Uint32Array(walkDocs.length)
+      walkNorms = new Uint8Array(walkDocs.length * NUM_TEXT_GROUPS)
     }
     this.docs = walkDocs
     this.scores = walkScores
   }
 
+  /** Scores the `n` listed pairs (walkDocs, walkClasses) of a term of weight `weight`; returns n. */
+  private scoreListed(n: number, weight: number): number {
+    const norms = this.r.norms
+    for (let i = 0; i < n; i++) {
+      const from = walkDocs[i]! * NUM_TEXT_GROUPS
+      const to = i * NUM_TEXT_GROUPS
+      walkNorms[to] = norms[from]!
+      walkNorms[to + 1] = norms[from + 1]!
+      walkNorms[to + 2] = norms[from + 2]!
+      walkNorms[to + 3] = norms[from + 3]!
+    }
+    const { classes } = this.r
+    for (let i = 0; i < n; i++) walkScores[i] = entryScore(this.bm25, classes, walkNorms, walkClasses[i]!, weight, i)
+    return n
+  }
+
   /** The hits among postings `[from, from + count)` of a term's impact prefix, in prefix order; returns how many. */
   walkPrefix(t: WalkTerm, prefix: ImpactPrefix, from: number, count: number): number {
-    const { classes, norms, payload, numDocs } = this.r
+    const { payload, numDocs } = this.r
     this.ensure(count)
     this.dense ??= denseOf(this.hits, numDocs)
     const dense = this.dense
@@ -133,16 +160,16 @@ export class TermWalker {
       const doc = prefix.docs[i]!
       if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
       walkDocs[n] = doc
-      walkScores[n++] = entryScore(this.bm25, classes, norms, payload[prefix.entries[i]!]!, t.weight, doc)
+      walkClasses[n++] = payload[prefix.entries[i]!]!
     }
-    return n
+    return this.scoreListed(n, t.weight)
   }
 
   /** Every hit in term `t`'s docs, ascending; returns how many. */
   walk(t: WalkTerm): number {
     const r = this.r
     if (!this.walksInDocOrder(t)) return this.probe(t, this.hitDocs(), this.hits.size)
-    const { classes, norms, payload } = r
+    const { payload } = r
     this.ensure(this.hits.size)
     this.dense ??= denseOf(this.hits, r.numDocs)
     const dense = this.dense
@@ -154,16 +181,16 @@ export class TermWalker {
         const doc = batch[i]!
         if ((dense[doc >>> 5]! & (1 << (doc & 31))) === 0) continue
         walkDocs[n] = doc
-        walkScores[n++] = entryScore(this.bm25, classes, norms, payload[entry]!, t.weight, doc)
+        walkClasses[n++] = payload[entry]!
       }
     }
-    return n
+    return this.scoreListed(n, t.weight)
   }
 
   /** Those of `docs[0, count)` (ascending hits) that are in term `t`'s docs; returns how many. */
   probe(t: WalkTerm, docs: Uint32Array, count: number): number {
     const r = this.r
-    const { classes, norms, payload } = r
+    const { payload } = r
     const start = r.payloadStart[t.ord]!
     this.ensure(count)
     ranks.reset(r.termDocs(t.ord))
@@ -173,8 +200,8 @@ export class TermWalker {
       const rank = ranks.rankOf(doc)
       if (rank < 0) continue
       walkDocs[n] = doc
-      walkScores[n++] = entryScore(this.bm25, classes, norms, payload[start + rank]!, t.weight, doc)
+      walkClasses[n++] = payload[start + rank]!
     }
-    return n
+    return this.scoreListed(n, t.weight)
   }
 }
