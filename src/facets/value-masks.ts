@@ -37,15 +37,25 @@ export function valueMask(column: OrdinalColumn, numValues: number): ValueMask |
   return mask
 }
 
+/** Masks gathered per chunk of docs before their bits are counted. */
+const CHUNK = 1024
+const gathered = new Uint32Array(CHUNK)
+
 /** counts[v] += docs[0, n) having value v, from the mask column. */
 export function countMasked(mask: ValueMask, docs: Uint32Array, n: number, counts: Uint32Array): void {
-  // A Uint32 mask with bit 31 set reads back as a number >= 2^31: `&` takes it to int32 (negative)
-  // and clz32 reads that as unsigned again, so bit 31 counts at index 31.
-  for (let i = 0; i < n; i++) {
-    let m = mask[docs[i]!]!
-    while (m !== 0) {
-      counts[31 - Math.clz32(m & -m)]!++
-      m &= m - 1
+  for (let from = 0; from < n; from += CHUNK) {
+    const end = Math.min(n, from + CHUNK)
+    // The reads first, in a loop of their own: each is a cache miss at a million docs, and behind
+    // the bit loop's branches the next doc's read waited for the one before.
+    for (let i = from; i < end; i++) gathered[i - from] = mask[docs[i]!]!
+    // A Uint32 mask with bit 31 set reads back as a number >= 2^31: `&` takes it to int32 (negative)
+    // and clz32 reads that as unsigned again, so bit 31 counts at index 31.
+    for (let i = 0; i < end - from; i++) {
+      let m = gathered[i]!
+      while (m !== 0) {
+        counts[31 - Math.clz32(m & -m)]!++
+        m &= m - 1
+      }
     }
   }
 }
