@@ -18,9 +18,11 @@ import { rankFacets } from '@/facets/index.ts'
 import { Bitmap, type SegmentReader } from '@/index/index.ts'
 import {
   correctedQueryMarkup,
+  evalAllWithin,
   evalFilter,
   evalFilterAll,
   evalLeaf,
+  evalWithin,
   parseQueryText,
   planFilter,
   planLeaf,
@@ -59,6 +61,8 @@ interface SegmentRun {
   groups: Bitmap[]
   /** fixed ∧ every group. */
   filtered: Bitmap
+  /** True when the filters were evaluated within the docs having every word only (filterSegment). */
+  withinWords: boolean
   /** The docs of each active word. */
   words: Bitmap[]
   /** filtered ∧ words: the hits. */
@@ -103,6 +107,14 @@ class DocsPool {
   }
 }
 const docsPool = new DocsPool()
+
+/**
+ * Filters are evaluated within the docs having every word when those are at most this share of the
+ * universe (filterSegment); above it, over the universe, where a repeated filter's docs are cached.
+ */
+export const FILTER_WITHIN_MAX_SHARE = 1 / 4
+/** The share in use; tests set 1 (always within) or 0 (never) to compare the two ways. */
+export const filterWithinTuning = { maxShare: FILTER_WITHIN_MAX_SHARE }
 
 /** Words whose docs an engine keeps (least recently used dropped first). */
 const WORD_DOCS_CACHE_MAX = 32
@@ -203,18 +215,25 @@ export class Engine {
     })
 
     const keys = filterKeys(req, must, groups)
-    const runs = view.segments.map((seg) => this.filterSegment(seg, req, typeLeaf, must, groups, keys))
     const parsed = parseQueryText(req.q)
     let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     let docs = words.map((w) => this.docsOfWord(w))
+    // Filters are evaluated within the docs of every word where those are few (filterSegment).
+    let runs = this.filterRuns(req, typeLeaf, must, groups, keys, docs)
     let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
-    if (req.fuzzy && allWords !== null && allWords.reduce((n, b) => n + b.size, 0) < TYPO_RETRY_BELOW) {
+    if (req.fuzzy && allWords !== null && totalSize(allWords) < TYPO_RETRY_BELOW) {
       const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
       if (typosAddTerms(words, full)) {
         words = full
         docs = words.map((w) => this.docsOfWord(w))
+        runs = this.filterRuns(req, typeLeaf, must, groups, keys, docs)
         allWords = hitsOfAll(runs, docs)
       }
+    }
+    // Dropping words (no hits) and relaxing (few) look at docs lacking some word: whole filters then.
+    if (allWords !== null && runs.some((r) => r.withinWords) && needsDocsLackingWords(allWords, words.length, req)) {
+      runs = this.filterRuns(req, typeLeaf, must, groups, keys, [])
+      allWords = hitsOfAll(runs, docs)
     }
     const outcome = this.matchText(runs, words, docs, allWords)
     // Relaxation reorders by tier, which an explicit sort would contradict: sorted answers stay strict.
@@ -256,18 +275,39 @@ export class Engine {
     }
   }
 
-  /** Universe, fixed filters and `f` groups of one segment. */
-  private filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys): SegmentRun {
+  /** Each segment's filters (filterSegment), within the docs of every word in `docs` where those are few. */
+  private filterRuns(req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][]): SegmentRun[] {
+    return this.view.segments.map((seg, s) => this.filterSegment(seg, req, typeLeaf, must, groups, keys, docs, s))
+  }
+
+  /**
+   * Universe, fixed filters and `f` groups of segment `s`. Given the docs of each word (`docs[word][s]`), filters are evaluated within the docs having every word when those are at most
+   * `filterWithinTuning.maxShare` of the universe (query/filter-within.ts): `fixed` and the groups
+   * then hold only such docs, enough for the hits and the facets as long as no word is dropped or
+   * relaxed (the caller evaluates whole filters again for those). Filters met before are taken
+   * over the universe instead, where their docs are cached for the requests that repeat them.
+   */
+  private filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], s: number): SegmentRun {
     let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
     if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
     const hidden = seg.hiddenAt(req.nowMs)
     if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
+    if (docs.length > 0 && (must.length > 0 || groups.length > 0) && !repeated(seg, must, keys)) {
+      const scope = Bitmap.andMany([base, ...docs.map((d) => d[s]!)])
+      if (scope.size <= base.size * filterWithinTuning.maxShare) {
+        const cachedFixed = must.length === 0 ? scope : seg.peekFilter(keys.must)
+        const fixed = cachedFixed === undefined ? evalAllWithin(seg.reader, must, scope) : cachedFixed === scope ? scope : cachedFixed.and(scope)
+        const groupBms = groups.map((g) => evalWithin(seg.reader, g.node, fixed))
+        const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
+        return { seg, fixed, groups: groupBms, filtered, withinWords: true, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
+      }
+    }
     const fixed = must.length === 0
       ? base
       : seg.cachedFilter(keys.must, () => evalFilterAll(seg.reader, must, base))
     const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
     const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
-    return { seg, fixed, groups: groupBms, filtered, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
+    return { seg, fixed, groups: groupBms, filtered, withinWords: false, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
   }
 
   /**
@@ -394,6 +434,25 @@ function filterKeys(req: EngineSearchRequest, must: PlanNode[], groups: GroupPla
 /** True when a planned filter has a geo leaf (its docs then depend on the request's geo location). */
 function usesGeo(node: PlanNode): boolean {
   return node.kind === 'leaf' ? node.leaf.op === 'geo' : node.children.some(usesGeo)
+}
+
+/** True when every filter of the request was met before in `seg` (see SegmentState.seenBefore); remembers those that were not. */
+function repeated(seg: SegmentState, must: PlanNode[], keys: FilterKeys): boolean {
+  let all = must.length === 0 || seg.seenBefore(keys.must)
+  for (const key of keys.groups) if (!seg.seenBefore(key)) all = false
+  return all
+}
+
+function totalSize(bitmaps: readonly Bitmap[]): number {
+  let n = 0
+  for (const b of bitmaps) n += b.size
+  return n
+}
+
+/** Whether matching goes on to docs lacking some word: dropping words (no hits) or relaxing (few hits). */
+function needsDocsLackingWords(allWords: readonly Bitmap[], numWords: number, req: EngineSearchRequest): boolean {
+  const hits = totalSize(allWords)
+  return hits === 0 || (req.sort === null && relaxApplies(numWords, hits, req.relaxBelow))
 }
 
 /** Per run, the filtered docs matching every word (`docs[word][run]`). */

@@ -10,6 +10,7 @@ import { invAvgLength } from '@/rank/index.ts'
 import { stem, stemFamily } from '@/text/index.ts'
 import { boundedPrefixTerms, boundedVariantTerms } from './prefix-terms.ts'
 import { readerStatics, type ReaderStatics } from './reader-statics.ts'
+import { LruMap } from '@/shared/lru-map.ts'
 import { memo } from '@/shared/memo.ts'
 
 /** Most cached fuzzy lookups per generation (the cache is dropped when full). */
@@ -48,6 +49,8 @@ export class SegmentState {
   private variant: Bitmap | null = null
   private readonly typeDocs = new Map<string, Bitmap>()
   private readonly filterDocs = new Map<string, Bitmap>()
+  /** The latest filter keys requested and not cached (see seenBefore). */
+  private readonly filtersSeen = new LruMap<string, true>()
   private hiddenSpan: HiddenSpan | null = null
 
   constructor(ordinal: number, seg: EngineSegment) {
@@ -88,6 +91,25 @@ export class SegmentState {
    */
   cachedFilter(key: string, compute: () => Bitmap): Bitmap {
     return memo(this.filterDocs, FILTER_CACHE_MAX, key, compute)
+  }
+
+  /** A filter's cached docs (see cachedFilter), or undefined when not cached. */
+  peekFilter(key: string): Bitmap | undefined {
+    return this.filterDocs.get(key)
+  }
+
+  /**
+   * True when a filter of this key is cached or was asked for among the last FILTER_CACHE_MAX
+   * filters seen, else remembers the key and returns false. A filter first met beside few
+   * candidate docs is evaluated within them, and over the universe (and cached) only when it comes
+   * again soon enough to find its cache entry: a shop's standing filters repeat, while a price
+   * slider's ranges or one-off filter trees would only push them out of the cache.
+   */
+  seenBefore(key: string): boolean {
+    if (this.filterDocs.has(key) || this.filtersSeen.get(key) !== undefined) return true
+    if (this.filtersSeen.size >= FILTER_CACHE_MAX) this.filtersSeen.evictOldest()
+    this.filtersSeen.set(key, true)
+    return false
   }
 
   /** The first active_from/active_to instant after `nowMs` (Infinity when none): answers stay valid until then. */

@@ -10,7 +10,7 @@ import { Bitmap, PATH_SEPARATOR, rangeFromCheckpoints, useCheckpoints, type Fiel
 import { lowerBoundF64 } from '@/shared/sorted-search.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
 import { EARTH_RADIUS_KM, GeoOrigin } from './geo-distance.ts'
-import { cachedLeaf } from './leaf-cache.ts'
+import { cachedLeaf, peekLeaf } from './leaf-cache.ts'
 
 /** Scratch for column scans, grown on demand (single-threaded worker: module scope is safe). */
 let scanScratch = new Uint32Array(1024)
@@ -65,7 +65,16 @@ function rangeByOrder(col: Float64Array, order: Uint32Array, lo: number, hi: num
 
 /** Range over a field's number or date column (cached per field). */
 function evalRange(f: FieldReader, column: 'num' | 'date', lo: number, hi: number): Bitmap {
-  return cachedLeaf(f, `${column}:${lo}:${hi}`, () => scanOrSlice(f, column, lo, hi))
+  return cachedLeaf(f, rangeKey(column, lo, hi), () => scanOrSlice(f, column, lo, hi))
+}
+
+function rangeKey(column: 'num' | 'date', lo: number, hi: number): string {
+  return `${column}:${lo}:${hi}`
+}
+
+/** The range's docs when a request made them before (evalRange's cache), else undefined. */
+export function peekRange(f: FieldReader, column: 'num' | 'date', lo: number, hi: number): Bitmap | undefined {
+  return peekLeaf(f, rangeKey(column, lo, hi))
 }
 
 /** The value order's slice when the column has one (single-valued), else a scan. */

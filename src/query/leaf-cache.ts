@@ -19,3 +19,8 @@ const caches = new WeakMap<FieldReader, LruMap<string, Bitmap>>()
 export function cachedLeaf(f: FieldReader, key: string, compute: () => Bitmap): Bitmap {
   return cachedPerOwner(caches, f, key, LEAF_CACHE_MAX, compute)
 }
+
+/** The cached result of `key` on field `f`, or undefined when no request made it (not computed, not marked used). */
+export function peekLeaf(f: FieldReader, key: string): Bitmap | undefined {
+  return caches.get(f)?.peek(key)
+}

@@ -2,14 +2,15 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { PRUNE_MIN_HITS, pruneTuning } from '@/engine/candidate-prune.ts'
+import { FILTER_WITHIN_MAX_SHARE, filterWithinTuning } from '@/engine/engine.ts'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { SegmentBuilder, SegmentReader } from '@/index/index.ts'
 import type { CatalogObject } from '@/shared/catalog-object.ts'
 import { buildEngine, buildSegmentedEngine, expectedOrder, req } from '../../support/corpus.ts'
 import { ReferenceIndex } from '../../support/reference-search.ts'
-import { catalogArb, GEO_CENTER, groupsArb, queryArb, treeArb } from './arbitraries.ts'
+import { catalogArb, GEO_CENTER, groupsArb, queryArb, treeArb, WORDS } from './arbitraries.ts'
 
-const requestArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({
+const requestFields = {
   q: queryArb,
   f: groupsArb,
   fMust: groupsArb,
@@ -19,9 +20,10 @@ const requestArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({
   prefixLast: fc.boolean(),
   fuzzy: fc.boolean(),
   relaxBelow: fc.constantFrom(0, 0, 3, 10),
-  facets: fc.constant([{ name: 'brand' }, { name: 'color' }, { name: 'size' }, { name: 'category_path' }]),
+  facets: fc.constant<EngineSearchRequest['facets']>([{ name: 'brand' }, { name: 'color' }, { name: 'size' }, { name: 'category_path' }]),
   geoLocation: fc.constant(GEO_CENTER),
-})
+}
+const requestArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record(requestFields)
 
 /** Runs both; a malformed filter must throw in both or neither. */
 function both(engine: Engine, ref: ReferenceIndex, partial: Partial<EngineSearchRequest>): void {
@@ -48,6 +50,7 @@ function both(engine: Engine, ref: ReferenceIndex, partial: Partial<EngineSearch
 
 afterEach(() => {
   pruneTuning.minHits = PRUNE_MIN_HITS
+  filterWithinTuning.maxShare = FILTER_WITHIN_MAX_SHARE
 })
 
 describe('engine vs reference', () => {
@@ -60,6 +63,31 @@ describe('engine vs reference', () => {
       }),
     )
   })
+
+  // Filters evaluated within the docs of every word (query/filter-within.ts) or over the universe:
+  // the catalogs here are too small for the default share to pick one way reliably. Words found
+  // often and no relaxing, so that most requests keep every word (else whole filters are used).
+  const filteredTextArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({
+    ...requestFields,
+    q: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')),
+    f: groupsArb,
+    fMust: groupsArb,
+    filterTree: fc.option(treeArb, { freq: 4 }),
+    relaxBelow: fc.constant(0),
+  })
+  for (const [way, share] of [['always within the words\' docs', 1], ['never within the words\' docs', 0]] as const) {
+    test(`filters evaluated ${way}: the reference's hits, totals and facet counts`, () => {
+      filterWithinTuning.maxShare = share
+      fc.assert(
+        fc.property(catalogArb(), fc.array(filteredTextArb, { minLength: 1, maxLength: 4 }), (catalog, requests) => {
+          const engine = buildEngine(catalog)
+          const ref = new ReferenceIndex(catalog)
+          for (const r of requests) both(engine, ref, r)
+        }),
+        { numRuns: 200 },
+      )
+    })
+  }
 })
 
 function scoredKeys(engine: Engine, partial: Partial<EngineSearchRequest>): [string, number][] {
