@@ -75,6 +75,8 @@ export interface PruneContext {
 
 const bm25 = new Bm25fTable()
 let candDocs = new Uint32Array(1024)
+/** The other words' bound of each doc a walk took (take), grown on demand. */
+let otherBounds = new Float64Array(1024)
 let candScores = new Float64Array(1024)
 
 function addCandidate(n: number, doc: number, score: number): number {
@@ -274,9 +276,15 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   /** Takes the walk's `got` scored docs as candidates where they can reach the window. */
   const take = (got: number): void => {
     const { docs, scores } = walker
+    // The other words' bounds first, in a loop of their own: each is a cache miss in a per-doc
+    // array, and inside the loop below each waited for the one before.
+    if (other !== null) {
+      if (otherBounds.length < got) otherBounds = new Float64Array(Math.max(got, otherBounds.length * 2))
+      for (let i = 0; i < got; i++) otherBounds[i] = other.boundOf(docs[i]!)
+    }
     for (let i = 0; i < got; i++) {
       const doc = docs[i]!
-      let sum = other === null ? scores[i]! : scores[i]! + other.boundOf(doc)
+      let sum = other === null ? scores[i]! : scores[i]! + otherBounds[i]!
       let kept = !cut((sum + others) * C, doc)
       // Where o(d) was only bounded, the exact sum decides (it is no higher).
       if (kept && other !== null && !other.exactEverywhere) {
