@@ -2,10 +2,11 @@
  * Engine: the synchronous search facade over one index generation (tantivy's Searcher). It
  * composes query/ (filters, words), rank/ (BM25F, signals, TopK) and facets/ per request:
  *
- *   plan filters (once) ─► per segment: universe (alive, visible, type, variant mode)
- *                         ─► fixed = universe ∧ f_must ∧ tree;  groups = one OR bitmap per f key
- *   words ─► per segment word bitmaps (term bitmaps are zero-copy views) ─► AND with the filters
- *            (drop words that leave no results) ─► hits
+ *   plan filters and words (once) ─► per segment word bitmaps (term bitmaps are zero-copy views)
+ *   per segment (filter-step.ts): universe (alive, visible, type, variant mode)
+ *      ─► fixed = universe ∧ f_must ∧ tree;  groups = one OR bitmap per f key
+ *         (only within the docs having every word when those are few)
+ *   words ∧ filters (drop words that leave no results, relax when few match) ─► hits
  *   collect (collect.ts): score only what can reach the window ─► TopK ─► identities
  *   facets over hits (a facet of an `f` key: fixed ∧ words ∧ the other groups) ─► dynamic / suggested
  *
@@ -18,11 +19,6 @@ import { rankFacets } from '@/facets/index.ts'
 import { Bitmap, type SegmentReader } from '@/index/index.ts'
 import {
   correctedQueryMarkup,
-  evalAllWithin,
-  evalFilter,
-  evalFilterAll,
-  evalLeaf,
-  evalWithin,
   parseQueryText,
   planFilter,
   planLeaf,
@@ -40,42 +36,14 @@ import { memo } from '@/shared/memo.ts'
 import { collectWindow } from './collect.ts'
 import { planNegation } from './negation-match.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
-import { IndexView, type EngineSegment, type SegmentState } from './index-view.ts'
+import { filterKeys, filterRuns, type GroupPlan, type SegmentRun } from './filter-step.ts'
+import { IndexView, type EngineSegment } from './index-view.ts'
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
 import { wordDocs } from './text-match.ts'
 import { keptWordDocs, warmedDocsOf } from './warm-word-docs.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
 import { LruMap } from '@/shared/lru-map.ts'
-
-/** One `f` key: its resolved field and the OR of its values. */
-interface GroupPlan {
-  field: string
-  node: PlanNode
-}
-
-/** Per-segment bitmaps of one request. Bitmaps may be shared caches: never mutate them. */
-interface SegmentRun {
-  seg: SegmentState
-  fixed: Bitmap
-  groups: Bitmap[]
-  /** fixed ∧ every group. */
-  filtered: Bitmap
-  /** True when the filters were evaluated within the docs having every word only (filterSegment). */
-  withinWords: boolean
-  /** The docs of each active word. */
-  words: Bitmap[]
-  /** filtered ∧ words: the hits. */
-  hits: Bitmap
-  /** fixed ∧ words (for facets of keys filtered in `f`), computed on first use. */
-  text: Bitmap | null
-  /** The hits' docs ascending (for the facets), decoded on first use into pooled buffers. */
-  docs: Uint32Array | null
-  /** Relaxed matching: the hits by tier (tier 0 = every word), or null. */
-  tiers: Bitmap[] | null
-  /** The fewest words a hit matches (`words.length` unless relaxed). */
-  minWords: number
-}
 
 /** Facets over the fixed filters alone kept per generation (a listing's disjunctive facet counts every doc). */
 const FIXED_FACETS_MAX = 256
@@ -107,14 +75,6 @@ class DocsPool {
   }
 }
 const docsPool = new DocsPool()
-
-/**
- * Filters are evaluated within the docs having every word when those are at most this share of the
- * universe (filterSegment); above it, over the universe, where a repeated filter's docs are cached.
- */
-export const FILTER_WITHIN_MAX_SHARE = 1 / 4
-/** The share in use; tests set 1 (always within) or 0 (never) to compare the two ways. */
-export const filterWithinTuning = { maxShare: FILTER_WITHIN_MAX_SHARE }
 
 /** Words whose docs an engine keeps (least recently used dropped first). */
 const WORD_DOCS_CACHE_MAX = 32
@@ -219,20 +179,20 @@ export class Engine {
     let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     let docs = words.map((w) => this.docsOfWord(w))
     // Filters are evaluated within the docs of every word where those are few (filterSegment).
-    let runs = this.filterRuns(req, typeLeaf, must, groups, keys, docs)
+    let runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs)
     let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
     if (req.fuzzy && allWords !== null && totalSize(allWords) < TYPO_RETRY_BELOW) {
       const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
       if (typosAddTerms(words, full)) {
         words = full
         docs = words.map((w) => this.docsOfWord(w))
-        runs = this.filterRuns(req, typeLeaf, must, groups, keys, docs)
+        runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs)
         allWords = hitsOfAll(runs, docs)
       }
     }
     // Dropping words (no hits) and relaxing (few) look at docs lacking some word: whole filters then.
     if (allWords !== null && runs.some((r) => r.withinWords) && needsDocsLackingWords(allWords, words.length, req)) {
-      runs = this.filterRuns(req, typeLeaf, must, groups, keys, [])
+      runs = filterRuns(view, req, typeLeaf, must, groups, keys, [])
       allWords = hitsOfAll(runs, docs)
     }
     const outcome = this.matchText(runs, words, docs, allWords)
@@ -273,41 +233,6 @@ export class Engine {
       partialMatchTerms: [...outcome.dropped, ...outcome.unmatched].map((w) => w.word.term),
       tookMs: performance.now() - t0,
     }
-  }
-
-  /** Each segment's filters (filterSegment), within the docs of every word in `docs` where those are few. */
-  private filterRuns(req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][]): SegmentRun[] {
-    return this.view.segments.map((seg, s) => this.filterSegment(seg, req, typeLeaf, must, groups, keys, docs, s))
-  }
-
-  /**
-   * Universe, fixed filters and `f` groups of segment `s`. Given the docs of each word (`docs[word][s]`), filters are evaluated within the docs having every word when those are at most
-   * `filterWithinTuning.maxShare` of the universe (query/filter-within.ts): `fixed` and the groups
-   * then hold only such docs, enough for the hits and the facets as long as no word is dropped or
-   * relaxed (the caller evaluates whole filters again for those). Filters met before are taken
-   * over the universe instead, where their docs are cached for the requests that repeat them.
-   */
-  private filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], s: number): SegmentRun {
-    let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
-    if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
-    const hidden = seg.hiddenAt(req.nowMs)
-    if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
-    if (docs.length > 0 && (must.length > 0 || groups.length > 0) && !repeated(seg, must, keys)) {
-      const scope = Bitmap.andMany([base, ...docs.map((d) => d[s]!)])
-      if (scope.size <= base.size * filterWithinTuning.maxShare) {
-        const cachedFixed = must.length === 0 ? scope : seg.peekFilter(keys.must)
-        const fixed = cachedFixed === undefined ? evalAllWithin(seg.reader, must, scope) : cachedFixed === scope ? scope : cachedFixed.and(scope)
-        const groupBms = groups.map((g) => evalWithin(seg.reader, g.node, fixed))
-        const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
-        return { seg, fixed, groups: groupBms, filtered, withinWords: true, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
-      }
-    }
-    const fixed = must.length === 0
-      ? base
-      : seg.cachedFilter(keys.must, () => evalFilterAll(seg.reader, must, base))
-    const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
-    const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
-    return { seg, fixed, groups: groupBms, filtered, withinWords: false, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
   }
 
   /**
@@ -407,40 +332,6 @@ function relax(runs: SegmentRun[], below: number): void {
     r.minWords = m
     r.text = null
   })
-}
-
-/** The cache keys of a request's filter bitmaps, the same in every segment. */
-interface FilterKeys {
-  visible: string
-  must: string
-  groups: string[]
-}
-
-/**
- * The visible universe and the filters over it are cached by what they depend on: a search naming
- * no type excludes suggestions (a NOT over the whole catalog), and shop pages repeat filters.
- */
-function filterKeys(req: EngineSearchRequest, must: PlanNode[], groups: GroupPlan[]): FilterKeys {
-  const scope = `${req.nonCollapsedVariants ? 1 : 0}\u0000${req.type ?? ''}`
-  const geo = `${req.geoLocation ?? ''}\u0000${req.geoField}`
-  return {
-    visible: `visible\u0000${scope}`,
-    // Read only when there are `must` filters: no key to build (and stringify) otherwise.
-    must: must.length === 0 ? '' : `must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`,
-    groups: groups.map((g, i) => `f\u0000${scope}\u0000${usesGeo(g.node) ? geo : ''}\u0000${JSON.stringify(req.f[i])}`),
-  }
-}
-
-/** True when a planned filter has a geo leaf (its docs then depend on the request's geo location). */
-function usesGeo(node: PlanNode): boolean {
-  return node.kind === 'leaf' ? node.leaf.op === 'geo' : node.children.some(usesGeo)
-}
-
-/** True when every filter of the request was met before in `seg` (see SegmentState.seenBefore); remembers those that were not. */
-function repeated(seg: SegmentState, must: PlanNode[], keys: FilterKeys): boolean {
-  let all = must.length === 0 || seg.seenBefore(keys.must)
-  for (const key of keys.groups) if (!seg.seenBefore(key)) all = false
-  return all
 }
 
 function totalSize(bitmaps: readonly Bitmap[]): number {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { PRUNE_MIN_HITS, pruneTuning } from '@/engine/candidate-prune.ts'
-import { FILTER_WITHIN_MAX_SHARE, filterWithinTuning } from '@/engine/engine.ts'
+import { FILTER_WITHIN_MAX_SHARE, filterWithinTuning } from '@/engine/filter-step.ts'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { SegmentBuilder, SegmentReader } from '@/index/index.ts'
 import type { CatalogObject } from '@/shared/catalog-object.ts'

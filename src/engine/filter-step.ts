@@ -1,0 +1,118 @@
+/**
+ * The filter step of a search, per segment: the visible universe (alive, visible, type, variant
+ * mode), the fixed filters (`f_must`, the POST tree) and one bitmap per `f` key, cached by what they
+ * depend on (FilterKeys). Where a search's words leave few docs, the filters are evaluated within
+ * them instead (query/filter-within.ts) unless the same filters came recently, whose docs the
+ * cache then keeps for the requests that repeat them.
+ */
+import { Bitmap } from '@/index/index.ts'
+import { evalAllWithin, evalFilter, evalFilterAll, evalLeaf, evalWithin, type LeafPlan, type PlanNode } from '@/query/index.ts'
+import type { IndexView, SegmentState } from './index-view.ts'
+import type { EngineSearchRequest } from './types.ts'
+
+/** One `f` key: its resolved field and the OR of its values. */
+export interface GroupPlan {
+  field: string
+  node: PlanNode
+}
+
+/** Per-segment bitmaps of one request. Bitmaps may be shared caches: never mutate them. */
+export interface SegmentRun {
+  seg: SegmentState
+  fixed: Bitmap
+  groups: Bitmap[]
+  /** fixed ∧ every group. */
+  filtered: Bitmap
+  /** True when the filters were evaluated within the docs having every word only (filterSegment). */
+  withinWords: boolean
+  /** The docs of each active word. */
+  words: Bitmap[]
+  /** filtered ∧ words: the hits. */
+  hits: Bitmap
+  /** fixed ∧ words (for facets of keys filtered in `f`), computed on first use. */
+  text: Bitmap | null
+  /** The hits' docs ascending (for the facets), decoded on first use into pooled buffers. */
+  docs: Uint32Array | null
+  /** Relaxed matching: the hits by tier (tier 0 = every word), or null. */
+  tiers: Bitmap[] | null
+  /** The fewest words a hit matches (`words.length` unless relaxed). */
+  minWords: number
+}
+
+/**
+ * Filters are evaluated within the docs having every word when those are at most this share of the
+ * universe (filterSegment); above it, over the universe, where a repeated filter's docs are cached.
+ */
+export const FILTER_WITHIN_MAX_SHARE = 1 / 4
+/** The share in use; tests set 1 (always within) or 0 (never) to compare the two ways. */
+export const filterWithinTuning = { maxShare: FILTER_WITHIN_MAX_SHARE }
+
+/** The cache keys of a request's filter bitmaps, the same in every segment. */
+export interface FilterKeys {
+  visible: string
+  must: string
+  groups: string[]
+}
+
+/**
+ * The visible universe and the filters over it are cached by what they depend on: a search naming
+ * no type excludes suggestions (a NOT over the whole catalog), and shop pages repeat filters.
+ */
+export function filterKeys(req: EngineSearchRequest, must: PlanNode[], groups: GroupPlan[]): FilterKeys {
+  const scope = `${req.nonCollapsedVariants ? 1 : 0}\u0000${req.type ?? ''}`
+  const geo = `${req.geoLocation ?? ''}\u0000${req.geoField}`
+  return {
+    visible: `visible\u0000${scope}`,
+    // Read only when there are `must` filters: no key to build (and stringify) otherwise.
+    must: must.length === 0 ? '' : `must\u0000${scope}\u0000${must.some(usesGeo) ? geo : ''}\u0000${JSON.stringify([req.fMust, req.filterTree])}`,
+    groups: groups.map((g, i) => `f\u0000${scope}\u0000${usesGeo(g.node) ? geo : ''}\u0000${JSON.stringify(req.f[i])}`),
+  }
+}
+
+/** True when a planned filter has a geo leaf (its docs then depend on the request's geo location). */
+function usesGeo(node: PlanNode): boolean {
+  return node.kind === 'leaf' ? node.leaf.op === 'geo' : node.children.some(usesGeo)
+}
+
+/** True when every filter of the request was met before in `seg` (see SegmentState.seenBefore); remembers those that were not. */
+function repeated(seg: SegmentState, must: PlanNode[], keys: FilterKeys): boolean {
+  let all = must.length === 0 || seg.seenBefore(keys.must)
+  for (const key of keys.groups) if (!seg.seenBefore(key)) all = false
+  return all
+}
+
+/** Each segment's filters (filterSegment), within the docs of every word in `docs` where those are few. */
+export function filterRuns(view: IndexView, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][]): SegmentRun[] {
+  return view.segments.map((seg, s) => filterSegment(seg, req, typeLeaf, must, groups, keys, docs, s))
+}
+
+/**
+ * Universe, fixed filters and `f` groups of segment `s`. Given the docs of each word
+ * (`docs[word][s]`), filters are evaluated within the docs having every word when those are at most
+ * `filterWithinTuning.maxShare` of the universe (query/filter-within.ts): `fixed` and the groups
+ * then hold only such docs, enough for the hits and the facets as long as no word is dropped or
+ * relaxed (the caller evaluates whole filters again for those). Filters met before are taken
+ * over the universe instead, where their docs are cached for the requests that repeat them.
+ */
+function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], s: number): SegmentRun {
+  let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
+  if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
+  const hidden = seg.hiddenAt(req.nowMs)
+  if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
+  if (docs.length > 0 && (must.length > 0 || groups.length > 0) && !repeated(seg, must, keys)) {
+    const scope = Bitmap.andMany([base, ...docs.map((d) => d[s]!)])
+    if (scope.size <= base.size * filterWithinTuning.maxShare) {
+      const cachedFixed = must.length === 0 ? scope : seg.peekFilter(keys.must)
+      const fixed = cachedFixed === undefined ? evalAllWithin(seg.reader, must, scope) : cachedFixed === scope ? scope : cachedFixed.and(scope)
+      const groupBms = groups.map((g) => evalWithin(seg.reader, g.node, fixed))
+      const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
+      return { seg, fixed, groups: groupBms, filtered, withinWords: true, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
+    }
+  }
+  const fixed = must.length === 0
+    ? base
+    : seg.cachedFilter(keys.must, () => evalFilterAll(seg.reader, must, base))
+  const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
+  const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
+  return { seg, fixed, groups: groupBms, filtered, withinWords: false, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
+}
