@@ -1,15 +1,16 @@
 // What's measured: the price range facet (facets/ranges.ts) over the 1M-object index, by how dense
-//   the hits are, under each way of reading the values: gathering a value per hit, or walking the
-//   value order with bucket counts from the order's checkpoints (index/range-checkpoints.ts), for
-//   the walk thresholds compared (the share of the docs with a value the hits must reach). Mean µs a facet, each hit set timed alternately under every
-//   setting so that machine drift hits them alike.
+//   the hits are, under each way of reading the values: gathering a value per hit, a byte a hit
+//   from the value levels (facets/value-levels.ts), or walking the value order with bucket counts
+//   from the order's checkpoints (index/range-checkpoints.ts), for the thresholds compared (the
+//   hits the levels need, the share of the docs with a value a walk needs). Mean µs a facet, each
+//   hit set timed alternately under every setting so that machine drift hits them alike.
 // Corpus model: a data dir made by search-path.profile.ts (BENCH_DATA_DIR, default /tmp/prof1m);
 //   the hit sets are the docs of vocabulary words, 8 per density band, as a one-word search has them.
 // Notes: BENCH_ROUNDS (default 20) repeats each hit set per setting.
 // Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/range-facet.probe.ts
 import { join } from 'node:path'
 import { rangeFacetValues, type FacetInput } from '@/facets/index.ts'
-import { rangeTuning } from '@/facets/ranges.ts'
+import { LEVELS_MIN_HITS, rangeTuning } from '@/facets/ranges.ts'
 import { openSegment } from '@/index/index.ts'
 import { openReadStore } from '@/store/index.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
@@ -40,12 +41,24 @@ const sets = BANDS.map(([lo, hi]) => {
   return out
 })
 
-const SETTINGS: [string, number][] = [['gather only', Infinity], ['walk ≥ 1/8', 1 / 8], ['walk ≥ 1/16 (in use)', 1 / 16], ['walk ≥ 1/32', 1 / 32]]
+/** Name, walk threshold (share of the docs), levels threshold (hits). */
+const SETTINGS: [string, number, number][] = [
+  ['gather only', Infinity, Infinity],
+  ['gather, walk ≥ 1/16', 1 / 16, Infinity],
+  ['levels only', Infinity, LEVELS_MIN_HITS],
+  ['levels, walk ≥ 1/16 (in use)', 1 / 16, LEVELS_MIN_HITS],
+  ['levels, walk ≥ 1/8', 1 / 8, LEVELS_MIN_HITS],
+  ['levels, walk ≥ 1/4', 1 / 4, LEVELS_MIN_HITS],
+]
+const use = ([, walk, levels]: [string, number, number]) => {
+  rangeTuning.walkMinDensity = walk
+  rangeTuning.levelsMinHits = levels
+}
 const totals = BANDS.map(() => SETTINGS.map(() => 0))
 const counts = BANDS.map(() => 0)
 // Warm: checkpoints built, code compiled.
-for (const [, density] of SETTINGS) {
-  rangeTuning.walkMinDensity = density
+for (const setting of SETTINGS) {
+  use(setting)
   for (const set of sets) for (const input of set) rangeFacetValues([input], 'price', 'num')
 }
 for (let round = 0; round < rounds; round++) {
@@ -54,7 +67,7 @@ for (let round = 0; round < rounds; round++) {
       // Each round starts at another setting: the first run of a hit set reads it cold.
       SETTINGS.forEach((_, i) => {
         const s = (i + round) % SETTINGS.length
-        rangeTuning.walkMinDensity = SETTINGS[s]![1]
+        use(SETTINGS[s]!)
         const t0 = performance.now()
         rangeFacetValues([input], 'price', 'num')
         totals[b]![s]! += performance.now() - t0

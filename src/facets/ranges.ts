@@ -11,9 +11,12 @@
  * `'<lower>|<upper>'`, usable as an (inclusive) range filter. Empty buckets are omitted; a doc
  * with several values counts once per bucket.
  *
- * Two ways to read the hits' values, per segment, whichever touches less memory:
+ * Three ways to read the hits' values, per segment, whichever touches less memory:
  *
- *   gather  each hit's value from the column: one random read per hit (sparse hits);
+ *   gather  each hit's value from the column: one random read per hit (few hits, or a
+ *           multi-valued column);
+ *   levels  a byte a hit naming its slice of the value order (value-levels.ts), values read only
+ *           for hits at the extremes and at bucket edges (more hits, single-valued);
  *   walk    the column's value order (docs sorted by value) against a bit per hit: sequential,
  *           O(docs with a value); min and max are the first and last hits met, and each bucket
  *           is a contiguous run of the order found by binary search (dense hits, single-valued).
@@ -25,6 +28,7 @@
 import { BitmapCursor, CHECKPOINT_MIN_DOCS, countBeforeCost, countBeforePositions, hitExtent, hitsAmong, type FieldReader } from '@/index/index.ts'
 import { bucketOf, dateBuckets, numberBuckets, type Buckets } from './buckets.ts'
 import { normalize, type FacetInput, type FacetValue } from './types.ts'
+import { countLevels, levelExtremes, levelHistogram, LEVELS, valueLevels, type ValueLevels } from './value-levels.ts'
 
 export { niceStep } from './buckets.ts'
 
@@ -35,8 +39,10 @@ type Column = 'num' | 'date'
  * costs about as much as this many sequential order steps (measured on a 1M-doc segment).
  */
 export const WALK_MIN_DENSITY = 1 / 16
-/** The threshold in use (bench/micro/range-facet.probe.ts compares others). */
-export const rangeTuning = { walkMinDensity: WALK_MIN_DENSITY }
+/** Below this many hits a segment's values are gathered: the levels' setup costs more than it saves. */
+export const LEVELS_MIN_HITS = 2048
+/** The thresholds in use (bench/micro/range-facet.probe.ts compares others; tests lower the levels' one). */
+export const rangeTuning = { walkMinDensity: WALK_MIN_DENSITY, levelsMinHits: LEVELS_MIN_HITS }
 
 /** One segment's values of the field: the column, the CSR of all values (multi-valued) or the value order. */
 interface Values {
@@ -61,6 +67,8 @@ interface Source {
   walk: boolean
   lo: number
   hi: number
+  /** Read by levels: the column's levels, the hits' docs and their histogram. */
+  levels: { levels: ValueLevels; docs: Uint32Array; hist: Uint32Array } | null
 }
 
 const cursor = new BitmapCursor()
@@ -193,15 +201,27 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
     const values = valuesOf(input.reader.field(field), column)
     if (values === null || input.hits.isEmpty()) continue
     const walk = values.order !== null && input.hits.size >= values.order.length * rangeTuning.walkMinDensity
-    sources.push({ values, input, walk, lo: 0, hi: -1 })
+    const byLevels = !walk && values.order !== null && input.hits.size >= rangeTuning.levelsMinHits
+    const levels = byLevels ? { levels: valueLevels(values.col, values.order!), docs: docsOf(input, sources.length), hist: new Uint32Array(LEVELS + 1) } : null
+    sources.push({ values, input, walk, lo: 0, hi: -1, levels })
   }
-  multiGathered = sources.some((src) => !src.walk && src.values.offs !== null)
+  multiGathered = sources.some((src) => !src.walk && src.levels === null && src.values.offs !== null)
   // One bit array serves every walk: a walk's bits stay set to count only when it is the only source.
   const keepBits = sources.length === 1
   let at = { n: 0, serial: 0 }
   let min = Infinity
   let max = -Infinity
   for (const src of sources) {
+    if (src.levels !== null) {
+      const { levels, docs, hist } = src.levels
+      levelHistogram(levels, docs, docs.length, hist)
+      const extremes = levelExtremes(levels, src.values.col, docs, docs.length, hist)
+      if (extremes !== null) {
+        min = Math.min(min, extremes.min)
+        max = Math.max(max, extremes.max)
+      }
+      continue
+    }
     if (!src.walk) {
       at = gather(src, at.n, at.serial)
       continue
@@ -223,6 +243,11 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   const buckets = column === 'num' ? numberBuckets(min, max) : dateBuckets(min, max)
   const counts = new Uint32Array(buckets.count)
   for (const src of sources) {
+    if (src.levels !== null) {
+      const { levels, docs, hist } = src.levels
+      countLevels(levels, src.values.col, docs, docs.length, hist, buckets, counts)
+      continue
+    }
     if (!src.walk || src.lo > src.hi) continue
     if (!keepBits) src.input.hits.orIntoDenseWords(dense)
     countWalk(src, buckets, counts)
@@ -232,6 +257,19 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   const out: { value: string; hits_count: number }[] = []
   for (let i = 0; i < buckets.count; i++) if (counts[i]! > 0) out.push({ value: buckets.label(i), hits_count: counts[i]! })
   return normalize(out)
+}
+
+/** Buffers of hit docs decoded for the levels' passes, one per source (reused across requests). */
+const levelDocs: Uint32Array[] = []
+
+/** The input's hit docs, ascending: its decoded docs, or its hits decoded into buffer `slot`. */
+function docsOf(input: FacetInput, slot: number): Uint32Array {
+  if (input.docs !== undefined) return input.docs
+  const n = input.hits.size
+  if ((levelDocs[slot]?.length ?? 0) < n) levelDocs[slot] = new Uint32Array(Math.max(n, 2 * (levelDocs[slot]?.length ?? 0)))
+  const docs = levelDocs[slot]!.subarray(0, n)
+  input.hits.fillArray(docs)
+  return docs
 }
 
 function clearBits(src: Source): void {

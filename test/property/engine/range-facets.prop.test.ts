@@ -1,10 +1,12 @@
-// Range facets read values two ways (gather per hit, or walk the value order against a bit per
-// hit; a walk over a large segment counts from the order's checkpoints); whichever is picked, the
+// Range facets read values three ways (gather per hit; a byte a hit naming its slice of the value
+// order, values read at the extremes and bucket edges; or walk the value order against a bit per
+// hit, a walk over a large segment counting from the order's checkpoints); whichever is picked, the
 // buckets must equal a naive count over the hits' values, for one segment or several, single- or
 // multi-valued columns, numbers or dates.
-import { describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { rangeFacetValues, type FacetInput } from '@/facets/index.ts'
+import { LEVELS_MIN_HITS, rangeTuning, WALK_MIN_DENSITY } from '@/facets/ranges.ts'
 import { bucketOf, dateBuckets, numberBuckets } from '@/facets/buckets.ts'
 import { Bitmap, CHECKPOINT_MIN_DOCS, encodeSegment, openSegment, SegmentBuilder, type SegmentReader } from '@/index/index.ts'
 import { seededRandom } from '@/shared/random.ts'
@@ -46,10 +48,29 @@ function naive(inputs: FacetInput[], column: 'num' | 'date'): { value: string; h
 
 const valueArb: fc.Arbitrary<Value> = fc.oneof(fc.integer({ min: -50, max: 500 }), fc.constant(null), fc.array(fc.integer({ min: -50, max: 500 }), { minLength: 1, maxLength: 3 }))
 
+function defaults(): void {
+  rangeTuning.levelsMinHits = LEVELS_MIN_HITS
+  rangeTuning.walkMinDensity = WALK_MIN_DENSITY
+}
+afterEach(defaults)
+
+/** The facet under the default thresholds, then with value levels wherever a column has an order (never a walk). */
+function bothWays(inputs: FacetInput[], column: 'num' | 'date'): { value: string; hits_count: number }[][] {
+  const run = () => rangeFacetValues(inputs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))
+  defaults()
+  const usual = run()
+  rangeTuning.levelsMinHits = 0
+  rangeTuning.walkMinDensity = Infinity
+  const levels = run()
+  defaults()
+  return [usual, levels]
+}
+
 describe('range facets', () => {
-  test('gathered and walked counts equal a naive count', () => {
+  test('gathered, levelled and walked counts equal a naive count', () => {
     fc.assert(
-      fc.property(fc.array(valueArb, { minLength: 1, maxLength: 120 }), fc.boolean(), fc.boolean(), fc.nat(120), fc.double({ min: 0, max: 1, noNaN: true }), (values, singleValued, dates, cut, density) => {
+      // Up to 600 values a segment: a level of the value order then holds several docs.
+      fc.property(fc.array(valueArb, { minLength: 1, maxLength: 600 }), fc.boolean(), fc.boolean(), fc.nat(600), fc.double({ min: 0, max: 1, noNaN: true }), (values, singleValued, dates, cut, density) => {
         const vs = singleValued ? values.map((v) => (Array.isArray(v) ? v[0]! : v)) : values
         const at = Math.min(cut, vs.length)
         const parts = at > 0 && at < vs.length ? [vs.slice(0, at), vs.slice(at)] : [vs]
@@ -65,10 +86,10 @@ describe('range facets', () => {
         })
         const column = dates ? 'date' : 'num'
         const want = naive(inputs, column)
-        expect(rangeFacetValues(inputs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(want)
+        expect(bothWays(inputs, column)).toEqual([want, want])
         // Same with the docs handed over decoded.
-        const withDocs = inputs.map((i) => ({ ...i, docs: i.hits.toArray() }))
-        expect(rangeFacetValues(withDocs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(want)
+        const withDocs = inputs.map((i) => ({ ...i, docs: Uint32Array.from(i.hits.toArray()) }))
+        expect(bothWays(withDocs, column)).toEqual([want, want])
       }),
     )
   })
@@ -99,7 +120,8 @@ describe('range facets over a segment large enough for checkpoints', () => {
           const small = segmentOf([5, 7000, null, 12], false)
           inputs.push({ reader: small, hits: Bitmap.fromSorted([0, 1, 3]) })
         }
-        expect(rangeFacetValues(inputs, 'v', 'num').map(({ value, hits_count }) => ({ value, hits_count }))).toEqual(naive(inputs, 'num'))
+        const want = naive(inputs, 'num')
+        expect(bothWays(inputs, 'num')).toEqual([want, want])
       }),
       { numRuns: 30 },
     )
