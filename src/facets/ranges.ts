@@ -67,8 +67,8 @@ interface Source {
   walk: boolean
   lo: number
   hi: number
-  /** Read by levels: the column's levels, the hits' docs and their histogram. */
-  levels: { levels: ValueLevels; docs: Uint32Array; hist: Uint32Array } | null
+  /** Read by levels: the column's levels, the hits' docs, their histogram and each one's level. */
+  levels: { levels: ValueLevels; docs: Uint32Array; hist: Uint32Array; hitLevels: Uint8Array } | null
 }
 
 const cursor = new BitmapCursor()
@@ -202,7 +202,7 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
     if (values === null || input.hits.isEmpty()) continue
     const walk = values.order !== null && input.hits.size >= values.order.length * rangeTuning.walkMinDensity
     const byLevels = !walk && values.order !== null && input.hits.size >= rangeTuning.levelsMinHits
-    const levels = byLevels ? { levels: valueLevels(values.col, values.order!), docs: docsOf(input, sources.length), hist: new Uint32Array(LEVELS + 1) } : null
+    const levels = byLevels ? levelPass(values, input, sources.length) : null
     sources.push({ values, input, walk, lo: 0, hi: -1, levels })
   }
   multiGathered = sources.some((src) => !src.walk && src.levels === null && src.values.offs !== null)
@@ -213,9 +213,9 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   let max = -Infinity
   for (const src of sources) {
     if (src.levels !== null) {
-      const { levels, docs, hist } = src.levels
-      levelHistogram(levels, docs, docs.length, hist)
-      const extremes = levelExtremes(levels, src.values.col, docs, docs.length, hist)
+      const { levels, docs, hist, hitLevels } = src.levels
+      levelHistogram(levels, docs, docs.length, hist, hitLevels)
+      const extremes = levelExtremes(src.values.col, docs, docs.length, hist, hitLevels)
       if (extremes !== null) {
         min = Math.min(min, extremes.min)
         max = Math.max(max, extremes.max)
@@ -244,8 +244,8 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   const counts = new Uint32Array(buckets.count)
   for (const src of sources) {
     if (src.levels !== null) {
-      const { levels, docs, hist } = src.levels
-      countLevels(levels, src.values.col, docs, docs.length, hist, buckets, counts)
+      const { levels, docs, hist, hitLevels } = src.levels
+      countLevels(levels, src.values.col, docs, docs.length, hist, hitLevels, buckets, counts)
       continue
     }
     if (!src.walk || src.lo > src.hi) continue
@@ -259,17 +259,21 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   return normalize(out)
 }
 
-/** Buffers of hit docs decoded for the levels' passes, one per source (reused across requests). */
+/** Buffers for the levels' passes, one of each per source (reused across requests): decoded hit docs, their levels. */
 const levelDocs: Uint32Array[] = []
+const levelBytes: Uint8Array[] = []
 
-/** The input's hit docs, ascending: its decoded docs, or its hits decoded into buffer `slot`. */
-function docsOf(input: FacetInput, slot: number): Uint32Array {
-  if (input.docs !== undefined) return input.docs
+/** A source's state for reading by levels: the input's docs (decoded into buffer `slot` when it has none) and scratch. */
+function levelPass(values: Values, input: FacetInput, slot: number): NonNullable<Source['levels']> {
   const n = input.hits.size
-  if ((levelDocs[slot]?.length ?? 0) < n) levelDocs[slot] = new Uint32Array(Math.max(n, 2 * (levelDocs[slot]?.length ?? 0)))
-  const docs = levelDocs[slot]!.subarray(0, n)
-  input.hits.fillArray(docs)
-  return docs
+  let docs = input.docs
+  if (docs === undefined) {
+    if ((levelDocs[slot]?.length ?? 0) < n) levelDocs[slot] = new Uint32Array(Math.max(n, 2 * (levelDocs[slot]?.length ?? 0)))
+    docs = levelDocs[slot]!.subarray(0, n)
+    input.hits.fillArray(docs)
+  }
+  if ((levelBytes[slot]?.length ?? 0) < n) levelBytes[slot] = new Uint8Array(Math.max(n, 2 * (levelBytes[slot]?.length ?? 0)))
+  return { levels: valueLevels(values.col, values.order!), docs, hist: new Uint32Array(LEVELS + 1), hitLevels: levelBytes[slot]! }
 }
 
 function clearBits(src: Source): void {

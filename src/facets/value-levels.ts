@@ -57,24 +57,31 @@ export function valueLevels(col: Float64Array, order: Uint32Array): ValueLevels 
   return levels
 }
 
-/** hist[l] += docs[0, n) at level l (hist has LEVELS + 1 entries: the last counts docs without a value). */
-export function levelHistogram(levels: ValueLevels, docs: Uint32Array, n: number, hist: Uint32Array): void {
+/**
+ * hist[l] += docs[0, n) at level l (hist has LEVELS + 1 entries: the last counts docs without a
+ * value), and each doc's level into hitLevels[i]: the later passes scan those bytes in order
+ * instead of looking each doc up again.
+ */
+export function levelHistogram(levels: ValueLevels, docs: Uint32Array, n: number, hist: Uint32Array, hitLevels: Uint8Array): void {
   const level = levels.level
-  for (let i = 0; i < n; i++) hist[level[docs[i]!]!]!++
+  for (let i = 0; i < n; i++) {
+    const l = level[docs[i]!]!
+    hitLevels[i] = l
+    hist[l]!++
+  }
 }
 
-/** The lowest and highest value among docs[0, n), given their histogram; null when none has a value. */
-export function levelExtremes(levels: ValueLevels, col: Float64Array, docs: Uint32Array, n: number, hist: Uint32Array): { min: number; max: number } | null {
+/** The lowest and highest value among docs[0, n), given their histogram and levels; null when none has a value. */
+export function levelExtremes(col: Float64Array, docs: Uint32Array, n: number, hist: Uint32Array, hitLevels: Uint8Array): { min: number; max: number } | null {
   let low = 0
   while (low < LEVELS && hist[low] === 0) low++
   if (low === LEVELS) return null
   let high = LEVELS - 1
   while (hist[high] === 0) high--
-  const level = levels.level
   let min = Infinity
   let max = -Infinity
   for (let i = 0; i < n; i++) {
-    const l = level[docs[i]!]!
+    const l = hitLevels[i]!
     if (l !== low && l !== high) continue
     const v = col[docs[i]!]!
     if (v < min) min = v
@@ -86,9 +93,9 @@ export function levelExtremes(levels: ValueLevels, col: Float64Array, docs: Uint
 /** Per level: the bucket of every value in it, or -1 when a bucket edge falls inside it. */
 const levelBucket = new Int32Array(LEVELS)
 
-/** Adds docs[0, n) (with histogram `hist`) per bucket to `counts`. */
-export function countLevels(levels: ValueLevels, col: Float64Array, docs: Uint32Array, n: number, hist: Uint32Array, buckets: Buckets, counts: Uint32Array): void {
-  const { level, firstValue, lastValue } = levels
+/** Adds docs[0, n) (with histogram `hist` and levels `hitLevels`) per bucket to `counts`. */
+export function countLevels(levels: ValueLevels, col: Float64Array, docs: Uint32Array, n: number, hist: Uint32Array, hitLevels: Uint8Array, buckets: Buckets, counts: Uint32Array): void {
+  const { firstValue, lastValue } = levels
   let straddled = false
   for (let l = 0; l < LEVELS; l++) {
     levelBucket[l] = -1
@@ -102,7 +109,7 @@ export function countLevels(levels: ValueLevels, col: Float64Array, docs: Uint32
   }
   if (!straddled) return
   for (let i = 0; i < n; i++) {
-    const l = level[docs[i]!]!
+    const l = hitLevels[i]!
     if (l !== NO_LEVEL && levelBucket[l] === -1) counts[bucketOf(buckets, col[docs[i]!]!)]!++
   }
 }
