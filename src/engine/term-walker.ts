@@ -6,12 +6,12 @@
  * callbacks, so the loops stay monomorphic; they are reused across requests (one search at a time
  * per thread).
  *
- * Each walk first lists its pairs (doc and posting class), then scores them: the doc's norms are a
- * cache miss apiece, and a loop that only gathers them overlaps the misses, where reading them
- * inside the walk's own loop (bitmap decoding, rank lookups) made each wait for the one before.
+ * Each walk first lists its pairs (doc and posting class), then gathers their docs' norms
+ * (rank/bm25.ts gatherNorms), then scores them: read inside the walk's own loop (bitmap decoding,
+ * rank lookups), each doc's norms waited for the one before.
  */
 import { Bitmap, BitmapCursor, CLASS_STRIDE, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
-import type { Bm25fTable } from '@/rank/index.ts'
+import { gatherNorms, type Bm25fTable } from '@/rank/index.ts'
 import type { ImpactPrefix } from './impact-prefix.ts'
 
 /** A term's docs are walked unless they outnumber the hits this many times (then the hits are ranked in them). */
@@ -134,15 +134,7 @@ export class TermWalker {
 
   /** Scores the `n` listed pairs (walkDocs, walkClasses) of a term of weight `weight`; returns n. */
   private scoreListed(n: number, weight: number): number {
-    const norms = this.r.norms
-    for (let i = 0; i < n; i++) {
-      const from = walkDocs[i]! * NUM_TEXT_GROUPS
-      const to = i * NUM_TEXT_GROUPS
-      walkNorms[to] = norms[from]!
-      walkNorms[to + 1] = norms[from + 1]!
-      walkNorms[to + 2] = norms[from + 2]!
-      walkNorms[to + 3] = norms[from + 3]!
-    }
+    gatherNorms(this.r.norms, walkDocs, n, walkNorms)
     const { classes } = this.r
     for (let i = 0; i < n; i++) walkScores[i] = entryScore(this.bm25, classes, walkNorms, walkClasses[i]!, weight, i)
     return n

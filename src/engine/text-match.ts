@@ -18,14 +18,11 @@
  * follow each other in the title (SCATTERED_PARTS_FACTOR).
  *
  * The text score is Σ_w wordScore (query order) × the text bonuses. Nothing allocates per doc.
- *
- * Why the norms are gathered first: a hit's norms are one cache miss in a table of 4 bytes a doc
- * (4 MB at 1M docs), and read inside the scoring loop the misses of successive hits wait on each
- * other; a loop doing nothing but those reads overlaps them.
+ * The hits' norms are gathered before any term is visited (rank/bm25.ts gatherNorms says why).
  */
 import { Bitmap, BitmapCursor, CLASS_STRIDE, CURSOR_END, NUM_TEXT_GROUPS, RankCursor, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type Expansion, type WordPlan } from '@/query/index.ts'
-import { BM25_K1, Bm25fTable, idf, ROUNDING_SLACK, textBonusFactor } from '@/rank/index.ts'
+import { BM25_K1, Bm25fTable, gatherNorms, idf, ROUNDING_SLACK, textBonusFactor } from '@/rank/index.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 
 /**
@@ -253,7 +250,7 @@ export function scoreHits(view: IndexView, seg: SegmentState, words: readonly Wo
   termReader = r
   numWords = W
   const terms = segmentTerms(view, r, words)
-  gatherNorms(r.norms, hitDocs)
+  gatherNorms(r.norms, hitDocs, h, scratch.norms)
   for (let w = 0; w < W; w++) {
     for (let t = terms.firstOf[w]!; t < terms.firstOf[w + 1]!; t++) {
       termWeight = terms.weights[t]!
@@ -272,19 +269,6 @@ export function scoreHits(view: IndexView, seg: SegmentState, words: readonly Wo
     const allExact = (exactMask[s]! & full) >>> 0 === full >>> 0
     scores[s] = text * textBonusFactor(titleMask, s * W, W, norms[s * NUM_TEXT_GROUPS]!, allExact)
     exact[s] = allExact ? 1 : 0
-  }
-}
-
-/** Copies each hit's norms to `scratch.norms` (hit i at i × NUM_TEXT_GROUPS). */
-function gatherNorms(segmentNorms: Uint8Array, hitDocs: Uint32Array): void {
-  const out = scratch.norms
-  for (let i = 0; i < hitDocs.length; i++) {
-    const from = hitDocs[i]! * NUM_TEXT_GROUPS
-    const to = i * NUM_TEXT_GROUPS
-    out[to] = segmentNorms[from]!
-    out[to + 1] = segmentNorms[from + 1]!
-    out[to + 2] = segmentNorms[from + 2]!
-    out[to + 3] = segmentNorms[from + 3]!
   }
 }
 

@@ -5,7 +5,7 @@
  * Invariants: pure functions over typed arrays; nothing allocates per doc.
  * Must not import: query/, facets/, engine/, store/, or any I/O module.
  */
-export { AVG_LENGTH_STEPS, BM25_K1, Bm25fTable, bm25fTf, GROUP_B, GROUP_WEIGHTS, idf, invAvgLength, ROUNDING_SLACK } from './bm25.ts'
+export { AVG_LENGTH_STEPS, BM25_K1, Bm25fTable, bm25fTf, gatherNorms, GROUP_B, GROUP_WEIGHTS, idf, invAvgLength, ROUNDING_SLACK } from './bm25.ts'
 export type { Bm25Stats } from './bm25.ts'
 export {
   ALL_EXACT_FACTOR,
