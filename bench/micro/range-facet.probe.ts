@@ -56,7 +56,7 @@ const use = ([, walk, levels]: [string, number, number]) => {
 }
 const totals = BANDS.map(() => SETTINGS.map(() => 0))
 const counts = BANDS.map(() => 0)
-// Warm: checkpoints built, code compiled.
+// Warm: checkpoints and value levels built, code compiled.
 for (const setting of SETTINGS) {
   use(setting)
   for (const set of sets) for (const input of set) rangeFacetValues([input], 'price', 'num')

@@ -36,7 +36,7 @@ import { memo } from '@/shared/memo.ts'
 import { collectWindow } from './collect.ts'
 import { planNegation } from './negation-match.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
-import { filterKeys, filterRuns, type GroupPlan, type SegmentRun } from './filter-step.ts'
+import { filterKeys, filterRuns, newFilters, type GroupPlan, type SegmentRun } from './filter-step.ts'
 import { IndexView, type EngineSegment } from './index-view.ts'
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
@@ -179,20 +179,21 @@ export class Engine {
     let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     let docs = words.map((w) => this.docsOfWord(w))
     // Filters are evaluated within the docs of every word where those are few (filterSegment).
-    let runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs)
+    const fresh = words.length === 0 ? [] : newFilters(view, must, keys)
+    let runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
     let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
     if (req.fuzzy && allWords !== null && totalSize(allWords) < TYPO_RETRY_BELOW) {
       const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
       if (typosAddTerms(words, full)) {
         words = full
         docs = words.map((w) => this.docsOfWord(w))
-        runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs)
+        runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
         allWords = hitsOfAll(runs, docs)
       }
     }
     // Dropping words (no hits) and relaxing (few) look at docs lacking some word: whole filters then.
     if (allWords !== null && runs.some((r) => r.withinWords) && needsDocsLackingWords(allWords, words.length, req)) {
-      runs = filterRuns(view, req, typeLeaf, must, groups, keys, [])
+      runs = filterRuns(view, req, typeLeaf, must, groups, keys, [], fresh)
       allWords = hitsOfAll(runs, docs)
     }
     const outcome = this.matchText(runs, words, docs, allWords)
@@ -340,10 +341,13 @@ function totalSize(bitmaps: readonly Bitmap[]): number {
   return n
 }
 
-/** Whether matching goes on to docs lacking some word: dropping words (no hits) or relaxing (few hits). */
+/**
+ * Whether matching goes on to docs lacking some word: dropping words (no hits, several words) or
+ * relaxing (few hits). A single word without hits is reported unmatched from the same docs.
+ */
 function needsDocsLackingWords(allWords: readonly Bitmap[], numWords: number, req: EngineSearchRequest): boolean {
   const hits = totalSize(allWords)
-  return hits === 0 || (req.sort === null && relaxApplies(numWords, hits, req.relaxBelow))
+  return (hits === 0 && numWords > 1) || (req.sort === null && relaxApplies(numWords, hits, req.relaxBelow))
 }
 
 /** Per run, the filtered docs matching every word (`docs[word][run]`). */

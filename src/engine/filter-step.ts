@@ -23,7 +23,7 @@ export interface SegmentRun {
   groups: Bitmap[]
   /** fixed ∧ every group. */
   filtered: Bitmap
-  /** True when the filters were evaluated within the docs having every word only (filterSegment). */
+  /** True when the filters were evaluated only within the docs having every word (filterSegment). */
   withinWords: boolean
   /** The docs of each active word. */
   words: Bitmap[]
@@ -41,10 +41,11 @@ export interface SegmentRun {
 
 /**
  * Filters are evaluated within the docs having every word when those are at most this share of the
- * universe (filterSegment); above it, over the universe, where a repeated filter's docs are cached.
+ * universe (filterSegment); above it, or when every filter came recently, over the universe, where
+ * their docs are cached.
  */
 export const FILTER_WITHIN_MAX_SHARE = 1 / 4
-/** The share in use; tests set 1 (always within) or 0 (never) to compare the two ways. */
+/** The share in use; tests set 1 (within unless the filters came recently) or 0 (never, but for an empty set) to compare the two ways. */
 export const filterWithinTuning = { maxShare: FILTER_WITHIN_MAX_SHARE }
 
 /** The cache keys of a request's filter bitmaps, the same in every segment. */
@@ -74,32 +75,42 @@ function usesGeo(node: PlanNode): boolean {
   return node.kind === 'leaf' ? node.leaf.op === 'geo' : node.children.some(usesGeo)
 }
 
-/** True when every filter of the request was met before in `seg` (see SegmentState.seenBefore); remembers those that were not. */
-function repeated(seg: SegmentState, must: PlanNode[], keys: FilterKeys): boolean {
-  let all = must.length === 0 || seg.seenBefore(keys.must)
-  for (const key of keys.groups) if (!seg.seenBefore(key)) all = false
-  return all
+/**
+ * Per segment, whether some filter of the request was not met recently there (see
+ * SegmentState.seenBefore), remembering those that were not. Asked once a request: a request that
+ * evaluates its filters twice (a typo retry) must not count as repeating itself.
+ */
+export function newFilters(view: IndexView, must: PlanNode[], keys: FilterKeys): boolean[] {
+  return view.segments.map((seg) => {
+    let fresh = must.length > 0 && !seg.seenBefore(keys.must)
+    for (const key of keys.groups) if (!seg.seenBefore(key)) fresh = true
+    return fresh
+  })
 }
 
-/** Each segment's filters (filterSegment), within the docs of every word in `docs` where those are few. */
-export function filterRuns(view: IndexView, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][]): SegmentRun[] {
-  return view.segments.map((seg, s) => filterSegment(seg, req, typeLeaf, must, groups, keys, docs, s))
+/**
+ * Each segment's filters (filterSegment): within the docs of every word in `docs` where those are
+ * few and the segment's `fresh` flag (newFilters) is set.
+ */
+export function filterRuns(view: IndexView, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], fresh: readonly boolean[]): SegmentRun[] {
+  return view.segments.map((seg, s) => filterSegment(seg, req, typeLeaf, must, groups, keys, docs.length > 0 && fresh[s]! ? docs : [], s))
 }
 
 /**
  * Universe, fixed filters and `f` groups of segment `s`. Given the docs of each word
- * (`docs[word][s]`), filters are evaluated within the docs having every word when those are at most
- * `filterWithinTuning.maxShare` of the universe (query/filter-within.ts): `fixed` and the groups
- * then hold only such docs, enough for the hits and the facets as long as no word is dropped or
- * relaxed (the caller evaluates whole filters again for those). Filters met before are taken
- * over the universe instead, where their docs are cached for the requests that repeat them.
+ * (`docs[word][s]`; none when the segment's filters all came recently, see newFilters), filters are
+ * evaluated within the docs having every word when those are at most `filterWithinTuning.maxShare`
+ * of the universe (query/filter-within.ts): `fixed` and the groups then hold only such docs, enough
+ * for the hits and the facets as long as no word is dropped or relaxed (the caller evaluates whole
+ * filters again for those). Otherwise over the universe, where their docs are cached for the
+ * requests that repeat them.
  */
 function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], s: number): SegmentRun {
   let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
   if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
   const hidden = seg.hiddenAt(req.nowMs)
   if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
-  if (docs.length > 0 && (must.length > 0 || groups.length > 0) && !repeated(seg, must, keys)) {
+  if (docs.length > 0 && (must.length > 0 || groups.length > 0)) {
     const scope = Bitmap.andMany([base, ...docs.map((d) => d[s]!)])
     if (scope.size <= base.size * filterWithinTuning.maxShare) {
       const cachedFixed = must.length === 0 ? scope : seg.peekFilter(keys.must)

@@ -49,7 +49,7 @@ export class SegmentState {
   private variant: Bitmap | null = null
   private readonly typeDocs = new Map<string, Bitmap>()
   private readonly filterDocs = new Map<string, Bitmap>()
-  /** The latest filter keys requested and not cached (see seenBefore). */
+  /** The latest filter keys met while not cached (see seenBefore). */
   private readonly filtersSeen = new LruMap<string, true>()
   private hiddenSpan: HiddenSpan | null = null
 
@@ -102,7 +102,7 @@ export class SegmentState {
    * True when a filter of this key is cached or was asked for among the last FILTER_CACHE_MAX
    * filters seen, else remembers the key and returns false. A filter first met beside few
    * candidate docs is evaluated within them, and over the universe (and cached) only when it comes
-   * again soon enough to find its cache entry: a shop's standing filters repeat, while a price
+   * again while its key is still remembered here: a shop's standing filters repeat, while a price
    * slider's ranges or one-off filter trees would only push them out of the cache.
    */
   seenBefore(key: string): boolean {

@@ -11,8 +11,7 @@
  *   wordScore[i * W + w]   best weighted BM25F score of word w (max over its expansions)
  *   titleMask[i * W + w]   title positions (< 32) where word w occurs (phrase / exact title)
  *   exactMask[i]           bit w: word w matched without a typo
- *   norms[i * 4 + g]       the hit's norm of group g (its title length at g = 0), gathered from
- *                          the segment's norms before any term is visited
+ *   norms[i * 4 + g]       the hit's norm (length) of group g, its title length at g = 0
  *
  * A word's all-parts alternative scores the sum of its parts' scores, halved when the parts do not
  * follow each other in the title (SCATTERED_PARTS_FACTOR).
@@ -132,8 +131,8 @@ let numTouched = 0
 let partsWord = 0
 let partsBound = Infinity
 
-/** Accumulates the entry `entry` (payload index) of hit slot `slot` (doc `doc`). */
-function visitEntry(slot: number, entry: number, doc: number): void {
+/** Accumulates the entry `entry` (payload index) of hit slot `slot` (its norms at `scratch.norms[slot * 4]`). */
+function visitEntry(slot: number, entry: number): void {
   const r = termReader!
   const c = r.payload[entry]! * CLASS_STRIDE
   const classes = r.classes
@@ -157,7 +156,7 @@ function visitEntry(slot: number, entry: number, doc: number): void {
   }
   partCount[slot]!++
   scratch.partMask[slot]! |= mask
-  // The parts' sum is only kept when it beats the word score: skip the norms when it cannot.
+  // The parts' sum is only kept when it beats the word score: skip the part's score when it cannot.
   if (scratch.wordScore[slot * numWords + partsWord]! >= partsBound) return
   scratch.partScore[slot]! += termWeight * bm25.tfScore(classes, c, scratch.norms, slot)
 }
@@ -175,7 +174,7 @@ function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32A
     for (let i = 0; i < h; i++) {
       const doc = hitDocs[i]!
       const rank = termRanks.rankOf(doc)
-      if (rank >= 0) visitEntry(i, start + rank, doc)
+      if (rank >= 0) visitEntry(i, start + rank)
     }
     return
   }
@@ -184,7 +183,7 @@ function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32A
   let entry = start
   for (let doc = termCursor.next(); doc !== CURSOR_END; doc = termCursor.next(), entry++) {
     const slot = hitRanks.rankOf(doc)
-    if (slot >= 0) visitEntry(slot, entry, doc)
+    if (slot >= 0) visitEntry(slot, entry)
   }
 }
 

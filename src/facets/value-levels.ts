@@ -90,7 +90,7 @@ export function levelExtremes(col: Float64Array, docs: Uint32Array, n: number, h
   return { min, max }
 }
 
-/** Per level: the bucket of every value in it, or -1 when a bucket edge falls inside it. */
+/** Per level: the bucket of every value in it, or -1 when a bucket edge falls inside it (or no hit is in it). */
 const levelBucket = new Int32Array(LEVELS)
 
 /** Adds docs[0, n) (with histogram `hist` and levels `hitLevels`) per bucket to `counts`. */
@@ -100,7 +100,8 @@ export function countLevels(levels: ValueLevels, col: Float64Array, docs: Uint32
   for (let l = 0; l < LEVELS; l++) {
     levelBucket[l] = -1
     if (hist[l] === 0) continue
-    // bucketOf is monotone, so a level whose ends share a bucket lies wholly in it.
+    // bucketOf is monotone (and clamps the level's ends that lie outside the hits' [min, max]), so
+    // a level whose ends share a bucket lies wholly in it.
     const first = bucketOf(buckets, firstValue[l]!)
     if (first === bucketOf(buckets, lastValue[l]!)) {
       levelBucket[l] = first

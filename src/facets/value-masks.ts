@@ -46,7 +46,7 @@ export function countMasked(mask: ValueMask, docs: Uint32Array, n: number, count
   for (let from = 0; from < n; from += CHUNK) {
     const end = Math.min(n, from + CHUNK)
     // The reads first, in a loop of their own: each is a cache miss at a million docs, and behind
-    // the bit loop's branches the next doc's read waited for the one before.
+    // the bit loop's branches each doc's read would wait for the one before.
     for (let i = from; i < end; i++) gathered[i - from] = mask[docs[i]!]!
     // A Uint32 mask with bit 31 set reads back as a number >= 2^31: `&` takes it to int32 (negative)
     // and clz32 reads that as unsigned again, so bit 31 counts at index 31.

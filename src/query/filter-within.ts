@@ -1,7 +1,7 @@
 /**
  * Filter evaluation within a set of candidate docs: `evalWithin(seg, node, scope)` is
  * `evalFilter(seg, node, universe) ∧ scope` for any `scope` ⊆ universe, computed on the candidates
- * alone. The engine uses it when a search's words leave few docs (engine.ts, filterSegment): a
+ * alone. The engine uses it when a search's words leave few docs (engine/filter-step.ts): a
  * filter tree over the whole universe (a colour OR, a price range, an "in stock" clause) built
  * universe-sized bitmaps on every request (two thirds of a POST search's time at a million docs),
  * where only the docs of the words can be hits.
@@ -10,8 +10,9 @@
  *         value's bitmap), then inner nodes, then negations (taken off), then ranges and distances
  *   or    the union of each child within the set
  *   not   the set minus its children's union within it
- *   leaf  a value, path or missing leaf: its bitmap ∧ the set; a range: its cached bitmap ∧ the
- *         set when a request made it before, else each doc's value tested; a distance: its
+ *   leaf  a value, path or missing leaf: its bitmap ∧ the set (a value of a number or date field
+ *         also reads its one-value range over the segment, cached); a range: its cached bitmap ∧
+ *         the set when a request made it before, else each doc's value tested; a distance: its
  *         (cached) bitmap ∧ the set
  *
  * Results are new bitmaps or `scope` itself: inputs are never mutated.

@@ -121,7 +121,8 @@ export class Bm25fTable {
 
   /**
    * BM25F term score (without idf): term frequencies at `tfs[at .. at + 4)`, norms at
-   * `norms[row × 4 .. + 4)` (a segment's norms and a doc, or norms gathered per hit and a hit).
+   * `norms[row × 4 .. + 4)` (a segment's norms and a doc, or rows copied by {@link gatherNorms}
+   * and a row's index).
    */
   tfScore(tfs: ArrayLike<number>, at: number, norms: Uint8Array, row: number): number {
     const f = this.factors

@@ -70,8 +70,6 @@ describe('engine vs reference', () => {
   const filteredTextArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({
     ...requestFields,
     q: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')),
-    f: groupsArb,
-    fMust: groupsArb,
     filterTree: fc.option(treeArb, { freq: 4 }),
     relaxBelow: fc.constant(0),
   })
