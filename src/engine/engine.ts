@@ -245,18 +245,17 @@ export class Engine {
   private matchText(runs: SegmentRun[], words: WordPlan[], docs: Bitmap[][], allWords: Bitmap[] | null): TextOutcome {
     if (words.length === 0 || allWords === null) return { active: [], dropped: [], unmatched: [] }
     const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : Bitmap.andMany([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
-    const total = (bms: Bitmap[]): number => bms.reduce((sum, b) => sum + b.size, 0)
     let active = words.map((_, i) => i)
     const dropped: number[] = []
     let unmatched: number[] = []
     let hits = allWords
-    if (total(hits) === 0) {
+    if (totalSize(hits) === 0) {
       const alone = words.map((_, w) => runs.reduce((sum, r, s) => sum + docs[w]![s]!.andCardinality(r.filtered), 0))
       if (active.length > 1 && alone.some((c) => c > 0)) {
         for (const w of active) if (alone[w] === 0) dropped.push(w)
         active = active.filter((w) => alone[w]! > 0)
         hits = hitsOf(active)
-        while (active.length > 1 && total(hits) === 0) {
+        while (active.length > 1 && totalSize(hits) === 0) {
           let worst = active[0]!
           for (const w of active) if (alone[w]! <= alone[worst]!) worst = w
           dropped.push(worst)
@@ -264,7 +263,7 @@ export class Engine {
           hits = hitsOf(active)
         }
       }
-      if (total(hits) === 0) unmatched = active.filter((w) => alone[w] === 0)
+      if (totalSize(hits) === 0) unmatched = active.filter((w) => alone[w] === 0)
     }
     runs.forEach((r, s) => {
       r.words = active.map((w) => docs[w]![s]!)
@@ -278,7 +277,8 @@ export class Engine {
   /** fixed ∧ words of a run (the hits before the `f` groups). */
   private textOf(run: SegmentRun): Bitmap {
     if (run.text === null) {
-      if (run.words.length === 0) run.text = run.fixed
+      // Filters evaluated within the docs having every word already hold only such docs.
+      if (run.words.length === 0 || run.withinWords) run.text = run.fixed
       else if (run.minWords < run.words.length) run.text = atLeastCascade(run.fixed, run.words)[run.minWords]!
       else run.text = Bitmap.andMany([run.fixed, ...run.words])
     }
@@ -350,9 +350,9 @@ function needsDocsLackingWords(allWords: readonly Bitmap[], numWords: number, re
   return (hits === 0 && numWords > 1) || (req.sort === null && relaxApplies(numWords, hits, req.relaxBelow))
 }
 
-/** Per run, the filtered docs matching every word (`docs[word][run]`). */
+/** Per run, the filtered docs matching every word (`docs[word][run]`); filters evaluated within those docs hold only such docs already. */
 function hitsOfAll(runs: SegmentRun[], docs: Bitmap[][]): Bitmap[] {
-  return runs.map((r, s) => Bitmap.andMany([r.filtered, ...docs.map((d) => d[s]!)]))
+  return runs.map((r, s) => (r.withinWords ? r.filtered : Bitmap.andMany([r.filtered, ...docs.map((d) => d[s]!)])))
 }
 
 /** The run's hit docs for the facets (decoded once per request). */

@@ -113,10 +113,11 @@ function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: Le
   if (docs.length > 0 && (must.length > 0 || groups.length > 0)) {
     const scope = Bitmap.andMany([base, ...docs.map((d) => d[s]!)])
     if (scope.size <= base.size * filterWithinTuning.maxShare) {
-      const cachedFixed = must.length === 0 ? scope : seg.peekFilter(keys.must)
-      const fixed = cachedFixed === undefined ? evalAllWithin(seg.reader, must, scope) : cachedFixed === scope ? scope : cachedFixed.and(scope)
+      const cachedFixed = must.length === 0 ? undefined : seg.peekFilter(keys.must)
+      const fixed = must.length === 0 ? scope : cachedFixed !== undefined ? cachedFixed.and(scope) : evalAllWithin(seg.reader, must, scope)
+      // Each group is evaluated within `fixed`, so their intersection needs no AND with it.
       const groupBms = groups.map((g) => evalWithin(seg.reader, g.node, fixed))
-      const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
+      const filtered = groupBms.length === 0 ? fixed : groupBms.length === 1 ? groupBms[0]! : Bitmap.andMany(groupBms)
       return { seg, fixed, groups: groupBms, filtered, withinWords: true, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
     }
   }
