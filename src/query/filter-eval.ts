@@ -90,6 +90,17 @@ function inRange(v: number, lo: number, hi: number): boolean {
   return !(v < lo) && !(v > hi) && !Number.isNaN(v)
 }
 
+/**
+ * Whether doc `d` has a value in [lo, hi] (bounds closed; a NaN value is none): any of its values
+ * for a multi-valued column (`offs`/`vals`), else `col[d]`. Shared by the scan here and the doc by
+ * doc test of filter-within.ts.
+ */
+export function hasValueIn(col: Float64Array, offs: Uint32Array | null, vals: Float64Array | null, d: number, lo: number, hi: number): boolean {
+  if (offs === null || vals === null) return inRange(col[d]!, lo, hi)
+  for (let i = offs[d]!; i < offs[d + 1]!; i++) if (inRange(vals[i]!, lo, hi)) return true
+  return false
+}
+
 /** Docs whose value (any value, for multi-valued fields) lies in [lo, hi]; NaN bounds are open. */
 function scanRange(col: Float64Array, offs: Uint32Array | null, vals: Float64Array | null, lo: number, hi: number): Bitmap {
   const n = col.length
@@ -98,18 +109,7 @@ function scanRange(col: Float64Array, offs: Uint32Array | null, vals: Float64Arr
   let count = 0
   const l = Number.isNaN(lo) ? -Infinity : lo
   const h = Number.isNaN(hi) ? Infinity : hi
-  if (offs !== null && vals !== null) {
-    for (let d = 0; d < n; d++) {
-      for (let i = offs[d]!; i < offs[d + 1]!; i++) {
-        if (inRange(vals[i]!, l, h)) {
-          out[count++] = d
-          break
-        }
-      }
-    }
-  } else {
-    for (let d = 0; d < n; d++) if (inRange(col[d]!, l, h)) out[count++] = d
-  }
+  for (let d = 0; d < n; d++) if (hasValueIn(col, offs, vals, d, l, h)) out[count++] = d
   return Bitmap.fromSorted(out.subarray(0, count))
 }
 

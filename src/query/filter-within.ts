@@ -18,7 +18,7 @@
  * Results are new bitmaps or `scope` itself: inputs are never mutated.
  */
 import { Bitmap, type FieldReader, type SegmentReader } from '@/index/index.ts'
-import { evalLeaf, peekRange } from './filter-eval.ts'
+import { evalLeaf, hasValueIn, peekRange } from './filter-eval.ts'
 import type { LeafPlan, PlanNode } from './filter-plan.ts'
 
 /** Docs of the set decoded for the column tests, and those that pass (grown on demand). */
@@ -95,24 +95,9 @@ function rangeWithin(f: FieldReader, column: 'num' | 'date', lo: number, hi: num
   scope.fillArray(docs)
   const l = Number.isNaN(lo) ? -Infinity : lo
   const h = Number.isNaN(hi) ? Infinity : hi
+  // A column with a value order is single-valued (evalRange slices the order, reading no CSR).
+  const multiOffs = order === null ? offs : null
   let m = 0
-  if (order === null && offs !== null && vals !== null) {
-    for (let i = 0; i < n; i++) {
-      const d = docs[i]!
-      for (let j = offs[d]!; j < offs[d + 1]!; j++) {
-        const v = vals[j]!
-        if (v >= l && v <= h) {
-          passScratch[m++] = d
-          break
-        }
-      }
-    }
-  } else {
-    // NaN (no value) fails both comparisons.
-    for (let i = 0; i < n; i++) {
-      const v = col[docs[i]!]!
-      if (v >= l && v <= h) passScratch[m++] = docs[i]!
-    }
-  }
+  for (let i = 0; i < n; i++) if (hasValueIn(col, multiOffs, vals, docs[i]!, l, h)) passScratch[m++] = docs[i]!
   return m === n ? scope : Bitmap.fromSorted(passScratch.subarray(0, m))
 }
