@@ -34,8 +34,27 @@ function setWalks(enabled: boolean): void {
 valueWalkTuning.stepCost = 0.25
 afterEach(() => setWalks(true))
 
+/** A sorted request: optional text, an optional colour filter, a point for distances, a window. */
+interface SortedAsk {
+  q?: string
+  color: string | null
+  field: string
+  asc: boolean
+  point: [number, number]
+  size: number
+  from: number
+}
+
 /** The same request with the walks on and off: the same window, in the same order, and the same total. */
-function expectWalkedAsKeyed(engine: Engine, partial: Partial<EngineSearchRequest>): void {
+function expectWalkedAsKeyed(engine: Engine, ask: SortedAsk): void {
+  const partial: Partial<EngineSearchRequest> = {
+    q: ask.q ?? '',
+    fMust: ask.color === null ? [] : [{ key: 'color', values: [ask.color] }],
+    sort: { field: ask.field, order: ask.asc ? 'asc' : 'desc' },
+    geoLocation: ask.point,
+    size: ask.size,
+    from: ask.from,
+  }
   setWalks(true)
   const walked = engine.search(req(partial))
   setWalks(false)
@@ -47,10 +66,19 @@ afterAll(() => {
   valueWalkTuning.stepCost = WALK_STEP_COST
 })
 
+/** Checks, after a property ran, that each walk answered at least so many requests (else the comparison meant little). */
+function walksAnswered(): (geo: number, value: number) => void {
+  const geoBefore = geoNearestCount.answered
+  const valueBefore = valueWalkCount.answered
+  return (geo, value) => {
+    expect(geoNearestCount.answered - geoBefore).toBeGreaterThan(geo)
+    expect(valueWalkCount.answered - valueBefore).toBeGreaterThan(value)
+  }
+}
+
 describe('sorts that walk an order instead of keying every hit', () => {
   test('give the window of keying every hit', () => {
-    const geoBefore = geoNearestCount.answered
-    const valueBefore = valueWalkCount.answered
+    const answered = walksAnswered()
     fc.assert(
       fc.property(
         catalogArb,
@@ -73,23 +101,12 @@ describe('sorts that walk an order instead of keying every hit', () => {
             }),
           )
           const rewrites = objects.filter((_, i) => i % 7 === 3).map((o) => o.identity)
-          const engine = buildSegmentedEngine(objects, chunks, rewrites)
-          const partial: Partial<EngineSearchRequest> = {
-            q: q ?? '',
-            fMust: color === null ? [] : [{ key: 'color', values: [color] }],
-            sort: { field, order: asc ? 'asc' : 'desc' },
-            geoLocation: point,
-            size,
-            from,
-          }
-          expectWalkedAsKeyed(engine, partial)
+          expectWalkedAsKeyed(buildSegmentedEngine(objects, chunks, rewrites), { q: q ?? '', color, field, asc, point, size, from })
         },
       ),
       { numRuns: 400 },
     )
-    // The walks answered often enough for the comparison to mean something.
-    expect(geoNearestCount.answered - geoBefore).toBeGreaterThan(40)
-    expect(valueWalkCount.answered - valueBefore).toBeGreaterThan(40)
+    answered(40, 40)
   })
 
   // Anywhere on the sphere: the latitude walk starts at a pole or passes one, the nearest hits may
@@ -102,8 +119,7 @@ describe('sorts that walk an order instead of keying every hit', () => {
     const spherePoint = fc.tuple(edgeLat, edgeLon)
     const edgePrice = fc.oneof(fc.constantFrom(0, -0, -1, 1, 2.5), fc.array(fc.constantFrom(0, -0, -1, 3), { minLength: 1, maxLength: 3 }))
     const rowsArb = fc.array(fc.record({ point: fc.option(spherePoint, { freq: 5 }), extra: fc.option(spherePoint, { freq: 2 }), price: fc.option(edgePrice, { freq: 4 }) }), { minLength: 10, maxLength: 80 })
-    const geoBefore = geoNearestCount.answered
-    const valueBefore = valueWalkCount.answered
+    const answered = walksAnswered()
     fc.assert(
       fc.property(rowsArb, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 3 }), spherePoint, fc.boolean(), fc.constantFrom('geo_location', 'price'), fc.boolean(), (rows, chunks, size, from, point, asc, field, filtered) => {
         const at = ([lat, lon]: [number, number]): { lat: number; lon: number } => ({ lat, lon })
@@ -115,19 +131,10 @@ describe('sorts that walk an order instead of keying every hit', () => {
             ...(r.price === null ? {} : { price: r.price }),
           }),
         )
-        const engine = buildSegmentedEngine(objects, chunks)
-        const partial: Partial<EngineSearchRequest> = {
-          fMust: filtered ? [{ key: 'color', values: ['blue'] }] : [],
-          sort: { field, order: asc ? 'asc' : 'desc' },
-          geoLocation: [point[0], point[1]],
-          size,
-          from,
-        }
-        expectWalkedAsKeyed(engine, partial)
+        expectWalkedAsKeyed(buildSegmentedEngine(objects, chunks), { color: filtered ? 'blue' : null, field, asc, point: [point[0], point[1]], size, from })
       }),
       { numRuns: 300 },
     )
-    expect(geoNearestCount.answered - geoBefore).toBeGreaterThan(20)
-    expect(valueWalkCount.answered - valueBefore).toBeGreaterThan(10)
+    answered(20, 10)
   })
 })
