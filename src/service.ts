@@ -72,7 +72,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
   if (resumed > 0) logger.info('resumed update_by_query jobs', { count: resumed })
 
   // Index first (it reads the store through its own connection), so writes made from here on wake it.
-  const indexes = new IndexHost({ dataDir: config.dataDir, pollMs: config.indexPollMs, snapshotEveryMs: config.snapshotEverySeconds * 1000 }, logger)
+  const indexes = new IndexHost({ dataDir: config.dataDir, pollMs: config.indexPollMs, snapshotEveryMs: config.snapshotEverySeconds * 1000, prewarmMaxBytes: config.storePrewarmMegabytes * 2 ** 20 }, logger)
   writer.onChange(() => indexes.wake())
   const pool = createPool({
     filename: new URL('./workers/search.worker.ts', import.meta.url).pathname,

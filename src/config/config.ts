@@ -3,7 +3,7 @@
  * process.env: every module gets the frozen Config (or the part it needs) passed in.
  */
 import { resolve } from 'node:path'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, totalmem } from 'node:os'
 
 export interface TrackerSeed {
   id: string
@@ -53,6 +53,11 @@ export interface Config {
   indexPollMs: number
   /** A changed index is snapshotted at most this often (SIFT_SNAPSHOT_EVERY_S). */
   snapshotEverySeconds: number
+  /**
+   * The store of record's pages are kept in memory while its file is at most this many megabytes
+   * (SIFT_STORE_PREWARM_MB, default: half of the machine's memory; 0 = off): store/page-prewarm.ts.
+   */
+  storePrewarmMegabytes: number
   /** Log level (SIFT_LOG_LEVEL): error, warn, info or debug. */
   logLevel: 'error' | 'warn' | 'info' | 'debug'
 }
@@ -96,6 +101,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   searchCacheMegabytes: 256,
   indexPollMs: 200,
   snapshotEverySeconds: 60,
+  storePrewarmMegabytes: Math.floor(totalmem() / 2 / 2 ** 20),
   logLevel: 'info',
 })
 
@@ -165,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchCacheMegabytes: integer(env, 'SIFT_SEARCH_CACHE_MB', DEFAULT_CONFIG.searchCacheMegabytes, 1, 1_000_000),
     indexPollMs: integer(env, 'SIFT_INDEX_POLL_MS', DEFAULT_CONFIG.indexPollMs, 10, 60_000),
     snapshotEverySeconds: integer(env, 'SIFT_SNAPSHOT_EVERY_S', DEFAULT_CONFIG.snapshotEverySeconds, 1, 86_400),
+    storePrewarmMegabytes: integer(env, 'SIFT_STORE_PREWARM_MB', DEFAULT_CONFIG.storePrewarmMegabytes, 0, 1_000_000_000),
     logLevel: oneOf(env, 'SIFT_LOG_LEVEL', DEFAULT_CONFIG.logLevel, ['error', 'warn', 'info', 'debug'] as const),
   }
   return Object.freeze(config)

@@ -47,4 +47,6 @@ export interface IndexerOptions {
   pollMs: number
   /** Write a snapshot of a changed index at most this often. */
   snapshotEveryMs: number
+  /** Keep the store's pages in memory while its file is at most this large (0 = never): store/page-prewarm.ts. */
+  prewarmMaxBytes: number
 }

@@ -16,6 +16,7 @@ export { ExportCursorStore, type ExportCursor } from './export-cursors.ts'
 export { JobsStore, type JobFailure, type JobRecord, type JobStatus } from './jobs-store.ts'
 export { TrackerStore, type Tracker, type TrackerSummary } from './trackers.ts'
 export { WriteQueue } from './write-queue.ts'
+export { PagePrewarm, type PrewarmPass } from './page-prewarm.ts'
 
 export interface Store {
   db: Database
@@ -65,6 +66,9 @@ export interface ReadStore {
  * 2 GiB; lookups past it read as before.
  */
 export const READ_MMAP_BYTES = 2 ** 31 - 2 ** 16
+
+/** The store of record's file in a data dir (what PagePrewarm keeps in memory). */
+export const catalogStorePath = (dataDir: string): string => join(dataDir, DATABASE_FILE)
 
 export function openReadStore(dataDir: string, options: { mmap?: boolean } = {}): ReadStore {
   const db = openDatabase(join(dataDir, DATABASE_FILE), { synchronous: 'NORMAL', readonly: true, mmapBytes: options.mmap ? READ_MMAP_BYTES : 0 })

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { totalmem } from 'node:os'
 import { ConfigError, DEFAULT_CONFIG, loadConfig, parseTrackerList } from '../../../src/config/config.ts'
 
 describe('loadConfig', () => {
@@ -12,6 +13,8 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(DEFAULT_CONFIG.dataDir)
     expect(config.dataDir.endsWith('/data')).toBe(true)
     expect(Object.isFrozen(config)).toBe(true)
+    // The store is kept in memory up to half of the machine's memory.
+    expect(config.storePrewarmMegabytes).toBe(Math.floor(totalmem() / 2 / 2 ** 20))
   })
 
   test('reads every documented variable', () => {
@@ -23,6 +26,9 @@ describe('loadConfig', () => {
   test('bad values are refused with the variable name, never echoing keys', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(new ConfigError('PORT must be an integer from 0 to 65535, got "eighty"'))
     expect(() => loadConfig({ SIFT_SQLITE_SYNC: 'OFF' })).toThrow(ConfigError)
+    expect(loadConfig({ SIFT_STORE_PREWARM_MB: '0' }).storePrewarmMegabytes).toBe(0)
+    expect(loadConfig({ SIFT_STORE_PREWARM_MB: '512' }).storePrewarmMegabytes).toBe(512)
+    expect(() => loadConfig({ SIFT_STORE_PREWARM_MB: 'half' })).toThrow(new ConfigError('SIFT_STORE_PREWARM_MB must be an integer from 0 to 1000000000, got "half"'))
     expect(loadConfig({}).analyticsNice).toBe(10)
     expect(loadConfig({ SIFT_ANALYTICS_NICE: '0' }).analyticsNice).toBe(0)
     expect(() => loadConfig({ SIFT_ANALYTICS_NICE: '20' })).toThrow(new ConfigError('SIFT_ANALYTICS_NICE must be an integer from 0 to 19, got "20"'))

@@ -1,0 +1,127 @@
+/**
+ * Keeps the catalog store's pages in memory (the idea of PostgreSQL's pg_prewarm): a search renders
+ * its hits from `sift.sqlite`, and a hit whose page is not in the kernel's page cache is a disk read
+ * in the middle of the request. After a restart every page is cold; and on machines whose page
+ * cache gives back pages no process maps (this bench VM drops ~8 MB of them a second with 20 GB
+ * free), objects not shown for a while go cold again. Pages a process maps stay.
+ *
+ * So the file is mapped read-only once and one byte of every page is read, in slices that yield
+ * to the thread's other work, then again every interval (cheap while they are resident: ~10 ms a
+ * GB), remapped when the file has grown. The pages are file-backed: the kernel can still take them
+ * under memory pressure, and they count in a process's RssFile, not in its anonymous memory.
+ *
+ * Safety: reading a mapped page past the end of the file kills the process (SIGBUS). Sift never
+ * shrinks its store (no VACUUM, auto_vacuum off: SQLite only grows the file), and each slice checks
+ * the file's size first anyway, dropping the mapping when the file got shorter.
+ */
+import { statSync } from 'node:fs'
+
+const PAGE_BYTES = 4096
+/** Bytes read between yields: ~1 ms when resident, a few ms from disk. */
+const SLICE_BYTES = 4 * 1024 * 1024
+
+/** What one pass over the file did. */
+export interface PrewarmPass {
+  /** Size of the file when the pass began. */
+  fileBytes: number
+  /** Bytes of the file whose pages were read (0 when skipped or cut short). */
+  touchedBytes: number
+  /** True when the file was larger than the limit, so nothing was mapped. */
+  skipped: boolean
+  /** Why the file could not be mapped (the passes then stop), else absent. */
+  error?: string
+  ms: number
+}
+
+export interface PrewarmOptions {
+  /** Largest file kept in memory; a larger one is left to the page cache alone. */
+  maxBytes: number
+  /** Pause between slices (ms); 0 yields to the event loop only. */
+  pauseMs?: number
+}
+
+export class PagePrewarm {
+  private mapped: Uint8Array | null = null
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private stopped = false
+  private running: Promise<PrewarmPass | null> | null = null
+  /** Folds the bytes read, so the reads are not optimised away. */
+  private checksum = 0
+
+  constructor(
+    private readonly path: string,
+    private readonly options: PrewarmOptions,
+  ) {}
+
+  /** A first pass now, then one every `intervalMs`; `onPass` hears of each completed pass. */
+  start(intervalMs: number, onPass: (pass: PrewarmPass) => void): void {
+    const loop = async () => {
+      const pass = await this.pass()
+      if (this.stopped) return
+      if (pass !== null) onPass(pass)
+      if (pass?.error !== undefined) return
+      this.timer = setTimeout(loop, intervalMs)
+    }
+    void loop()
+  }
+
+  /** Ends the passes and lets the mapping go. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer !== null) clearTimeout(this.timer)
+    await this.running
+    this.mapped = null
+  }
+
+  /** One pass over the file as it is now; null when stopped, the file is missing or it is already running. */
+  pass(): Promise<PrewarmPass | null> {
+    if (this.running !== null) return Promise.resolve(null)
+    this.running = this.runPass().finally(() => (this.running = null))
+    return this.running
+  }
+
+  private async runPass(): Promise<PrewarmPass | null> {
+    const started = performance.now()
+    const size = this.sizeNow()
+    if (size === null || this.stopped) return null
+    const done = (touchedBytes: number, skipped = false): PrewarmPass => ({ fileBytes: size, touchedBytes, skipped, ms: performance.now() - started })
+    if (size > this.options.maxBytes) {
+      this.mapped = null
+      return done(0, true)
+    }
+    if (size === 0) return done(0)
+    if (this.mapped === null || this.mapped.length !== size) {
+      try {
+        this.mapped = Bun.mmap(this.path, { shared: false })
+      } catch (error) {
+        return { ...done(0), error: String((error as Error)?.message ?? error) }
+      }
+    }
+    const pages = this.mapped
+    for (let at = 0; at < pages.length; at += SLICE_BYTES) {
+      if (this.stopped) return null
+      const now = this.sizeNow()
+      if (now === null || now < pages.length) {
+        this.mapped = null
+        return done(0)
+      }
+      this.touch(pages, at, Math.min(at + SLICE_BYTES, pages.length))
+      await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs ?? 0))
+    }
+    return done(pages.length)
+  }
+
+  private touch(pages: Uint8Array, from: number, to: number): void {
+    let sum = 0
+    for (let i = from; i < to; i += PAGE_BYTES) sum += pages[i]!
+    this.checksum = (this.checksum + sum) | 0
+  }
+
+  private sizeNow(): number | null {
+    try {
+      return statSync(this.path).size
+    } catch {
+      return null
+    }
+  }
+}
