@@ -64,9 +64,11 @@ function topOrds(df: Uint32Array, ranges: readonly Range[], limit: number): numb
 /** Ords [lo, hi) of a segment's sorted terms. */
 type Range = [number, number]
 
-/** The sorted, disjoint ord ranges of `terms` starting with one of `prefixes` and not with `exclude`. */
-function rangesOf(terms: readonly string[], prefixes: readonly string[], exclude: string | null): Range[] {
-  const found = prefixes.map((p) => prefixRange(terms, p)).filter(([lo, hi]) => hi > lo)
+/** The sorted, disjoint ord ranges of a segment's terms starting with one of `prefixes` and not with `exclude`. */
+function rangesOf(reader: SegmentReader, prefixes: readonly string[], exclude: string | null): Range[] {
+  const terms = reader.terms()
+  const leads = reader.termLeads()
+  const found = prefixes.map((p) => prefixRange(terms, p, leads)).filter(([lo, hi]) => hi > lo)
   found.sort((a, b) => a[0] - b[0])
   // A variant's range may hold another's ("spea" holds "speak"): merge overlapping ranges.
   const merged: Range[] = []
@@ -105,7 +107,7 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
   if (readers.length === 0 || limit <= 0) return []
   const big = largestReader(readers)!
   const terms = big.terms()
-  const ranges = rangesOf(terms, prefixes, exclude)
+  const ranges = rangesOf(big, prefixes, exclude)
   const df = big.termDf
   // θ: the smallest exact df among the big segment's `limit` best terms (0 when it has fewer).
   let theta = 0
@@ -122,7 +124,7 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
     if (r === big) continue
     const ts = r.terms()
     const tdf = r.termDf
-    for (const [a, b] of rangesOf(ts, prefixes, exclude)) for (let i = a; i < b; i++) others.set(ts[i]!, (others.get(ts[i]!) ?? 0) + tdf[i]!)
+    for (const [a, b] of rangesOf(r, prefixes, exclude)) for (let i = a; i < b; i++) others.set(ts[i]!, (others.get(ts[i]!) ?? 0) + tdf[i]!)
   }
   const out = new Set<string>()
   for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) if (df[ord]! >= theta) out.add(terms[ord]!)

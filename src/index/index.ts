@@ -36,3 +36,4 @@ export type { FieldMeta, OrdArray, SectionArray, SegmentData, SegmentMeta } from
 export { FieldReader, SegmentReader } from './segment-reader.ts'
 export type { OrdinalColumn } from './segment-reader.ts'
 export { fuzzyScan, lowerBound, maxEditsFor, prefixRange } from './term-dict.ts'
+export { TermLeads } from './term-leads.ts'

@@ -8,11 +8,14 @@ import { Bitmap } from './bitmap.ts'
 import { compareBytes, decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
 import { NUM_TEXT_GROUPS } from './doc-model.ts'
 import { IdentityTable } from './identity-table.ts'
+import { TermLeads } from './term-leads.ts'
 import { memo } from '@/shared/memo.ts'
 import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type OrdArray, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
 
 /** Most deserialized term bitmaps, and most looked-up term ords, a reader keeps (each cache is dropped when full). */
 const TERM_CACHE_MAX = 4096
+/** Term lists from this size get a lead table (termLeads). */
+const LEADS_MIN_TERMS = 16_384
 
 function section<T extends SectionArray>(data: SegmentData, name: string, ctor: { new (n: number): T }): T {
   const a = data.sections.get(name)
@@ -201,6 +204,7 @@ export class SegmentReader {
   private readonly termOrds = new Map<string, number>()
   private readonly fieldReaders = new Map<string, FieldReader>()
   private termList: string[] | null = null
+  private leads: TermLeads | null | undefined = undefined
   private identityTable: IdentityTable | null = null
 
   constructor(data: SegmentData) {
@@ -257,6 +261,16 @@ export class SegmentReader {
       this.termList = this.meta.numTerms === 0 || bytes === undefined ? [] : decodeUtf8(bytes).split('\n')
     }
     return this.termList
+  }
+
+  /**
+   * Where each three-character lead's terms are (term-leads.ts), built on first use; null for a
+   * list of fewer than LEADS_MIN_TERMS terms, whose binary searches are short anyway (a small
+   * segment per write would otherwise build a 373 KB table each).
+   */
+  termLeads(): TermLeads | null {
+    if (this.leads === undefined) this.leads = this.meta.numTerms < LEADS_MIN_TERMS ? null : TermLeads.of(this.terms())
+    return this.leads
   }
 
   /** TermOrd of `term`, or -1. */

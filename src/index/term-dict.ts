@@ -3,16 +3,15 @@
  * and `<` use): exact (binary search), prefix (a contiguous range) and fuzzy (bounded optimal string
  * alignment distance: insert, delete, substitute, transpose adjacent = 1 edit).
  */
+import type { TermLeads } from './term-leads.ts'
 
 /** Typo budget of a query word: 2 edits for 8+ chars, 1 for 4+, none below. */
 export function maxEditsFor(term: string): number {
   return term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0
 }
 
-/** Index of the first term >= `key`. */
-export function lowerBound(terms: readonly string[], key: string): number {
-  let lo = 0
-  let hi = terms.length
+/** Index of the first term >= `key` in [lo, hi) (`hi` when none). */
+export function lowerBound(terms: readonly string[], key: string, lo = 0, hi = terms.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (terms[mid]! < key) lo = mid + 1
@@ -21,12 +20,16 @@ export function lowerBound(terms: readonly string[], key: string): number {
   return lo
 }
 
-/** [lo, hi): the terms starting with `prefix`. */
-export function prefixRange(terms: readonly string[], prefix: string): [number, number] {
-  const lo = lowerBound(terms, prefix)
-  let hi = lo
-  // The range is contiguous; a second binary search on prefix + '\uffff' would also do.
-  hi = lowerBound(terms, prefix + '\uffff')
+/**
+ * [lo, hi): the terms starting with `prefix`. With the list's `leads` (term-leads.ts) the searches
+ * stay within the range of the prefix's first three characters, and a lead no term has is empty at once.
+ */
+export function prefixRange(terms: readonly string[], prefix: string, leads: TermLeads | null = null): [number, number] {
+  const [from, to] = leads === null ? [0, terms.length] : leads.bounds(prefix)
+  if (from >= to) return [from, from]
+  const lo = lowerBound(terms, prefix, from, to)
+  // The range is contiguous: it ends before the first term above every string starting with the prefix.
+  let hi = lowerBound(terms, prefix + '\uffff', lo, to)
   while (hi < terms.length && terms[hi]!.startsWith(prefix)) hi++
   return [lo, hi]
 }

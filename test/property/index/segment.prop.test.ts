@@ -1,7 +1,7 @@
 // Term dictionary lookups against brute force; segment codec and merge round trips.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { CLASS_STRIDE, decodeSegment, encodeSegment, fuzzyScan, mergeSegments, openSegment, prefixRange, SegmentBuilder, SegmentReader } from '@/index/index.ts'
+import { CLASS_STRIDE, decodeSegment, encodeSegment, fuzzyScan, mergeSegments, openSegment, prefixRange, SegmentBuilder, SegmentReader, TermLeads } from '@/index/index.ts'
 import { osaDistance } from '../../support/reference-search.ts'
 import { catalogArb } from '../engine/arbitraries.ts'
 
@@ -26,6 +26,22 @@ describe('term dictionary', () => {
         const sorted = terms.slice().sort()
         const [lo, hi] = prefixRange(sorted, p)
         expect(sorted.slice(lo, hi)).toEqual(sorted.filter((t) => t.startsWith(p)))
+      }),
+    )
+  })
+
+  test('prefixRange within the lead table equals filtering (leads of digits and letters, and of other characters)', () => {
+    // Few letters, so that three-character leads repeat; '-' and 'é' are not lead letters, '/' and
+    // ':' sort just outside the digits, '`' and '{' just outside the letters.
+    const leadTermArb = fc.string({ unit: fc.constantFrom('a', 'b', 'z', '0', '9', '-', 'é', '/', ':', '`', '{'), minLength: 0, maxLength: 6 })
+    fc.assert(
+      fc.property(fc.uniqueArray(leadTermArb, { maxLength: 300, size: 'max' }), fc.array(leadTermArb, { minLength: 1, maxLength: 20 }), (terms, prefixes) => {
+        const sorted = terms.slice().sort()
+        const leads = TermLeads.of(sorted)
+        for (const p of [...prefixes, ...sorted.slice(0, 10).map((t) => t.slice(0, 4))]) {
+          const [lo, hi] = prefixRange(sorted, p, leads)
+          expect(sorted.slice(lo, hi)).toEqual(sorted.filter((t) => t.startsWith(p)))
+        }
       }),
     )
   })
