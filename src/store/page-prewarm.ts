@@ -1,9 +1,9 @@
 /**
  * Keeps the catalog store's pages in memory (the idea of PostgreSQL's pg_prewarm): a search renders
  * its hits from `sift.sqlite`, and a hit whose page is not in the kernel's page cache is a disk read
- * in the middle of the request. After a restart every page is cold; and on machines whose page
- * cache gives back pages no process maps (this bench VM drops ~8 MB of them a second with 20 GB
- * free), objects not shown for a while go cold again. Pages a process maps stay.
+ * in the middle of the request. After a restart every page is cold; and on machines that reclaim
+ * idle page cache proactively (this bench VM runs DAMON's `pageout` scheme on unmapped file pages
+ * not accessed for 30 s), objects not shown for a while go cold again. Pages a process maps stay.
  *
  * So the file is mapped read-only once and one byte of every page is read, in slices that yield
  * to the thread's other work, then again every interval (cheap while they are resident: ~10 ms a
