@@ -23,8 +23,11 @@ export interface PrefixSource {
 
 const byDfThenTerm = (df: (t: string) => number) => (a: string, b: string) => df(b) - df(a) || (a < b ? -1 : a > b ? 1 : 0)
 
-/** Ords of the `limit` largest raw dfs in the ranges (ties: lower ord), via a size-limit min-heap. */
-function topOrds(df: Uint32Array, ranges: readonly Range[], limit: number): number[] {
+/** Candidate ords: whole ranges, or a df level's slices of them (index/df-ladder.ts). */
+type Candidates = { ranges: readonly Range[]; lists: null } | { ranges: null; lists: readonly Uint32Array[] }
+
+/** Ords of the `limit` largest raw dfs among the candidates (ties: lower ord), via a size-limit min-heap. */
+function topOrds(df: Uint32Array, candidates: Candidates, limit: number): number[] {
   const heap: number[] = []
   // Heap order: smaller df first; on equal df the higher ord is the weaker one.
   const weaker = (a: number, b: number) => df[a]! < df[b]! || (df[a] === df[b] && a > b)
@@ -42,7 +45,7 @@ function topOrds(df: Uint32Array, ranges: readonly Range[], limit: number): numb
       i = m
     }
   }
-  for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) {
+  const offer = (ord: number) => {
     if (heap.length < limit) {
       heap.push(ord)
       for (let i = heap.length - 1; i > 0; ) {
@@ -58,6 +61,8 @@ function topOrds(df: Uint32Array, ranges: readonly Range[], limit: number): numb
       down(0)
     }
   }
+  if (candidates.lists !== null) for (const list of candidates.lists) for (let i = 0; i < list.length; i++) offer(list[i]!)
+  else for (const [lo, hi] of candidates.ranges) for (let ord = lo; ord < hi; ord++) offer(ord)
   return heap
 }
 
@@ -109,11 +114,13 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
   const terms = big.terms()
   const ranges = rangesOf(big, prefixes, exclude)
   const df = big.termDf
+  // Where a df level holds `limit` of the ranges' terms, the best ones are among that level's.
+  const ladder = big.dfLadder()?.within(ranges, limit) ?? null
   // θ: the smallest exact df among the big segment's `limit` best terms (0 when it has fewer).
   let theta = 0
-  if (ranges.reduce((n, [lo, hi]) => n + hi - lo, 0) >= limit) {
+  if (ladder !== null || ranges.reduce((n, [lo, hi]) => n + hi - lo, 0) >= limit) {
     theta = Infinity
-    for (const ord of topOrds(df, ranges, limit)) theta = Math.min(theta, src.df(terms[ord]!))
+    for (const ord of topOrds(df, ladder === null ? { ranges, lists: null } : { ranges: null, lists: ladder.lists }, limit)) theta = Math.min(theta, src.df(terms[ord]!))
   }
   // A term's raw df in the other segments: non-zero only for the terms they hold, which are
   // listed here. The bound of every other term is its raw df in the big segment alone. Bounding
@@ -127,7 +134,11 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
     for (const [a, b] of rangesOf(r, prefixes, exclude)) for (let i = a; i < b; i++) others.set(ts[i]!, (others.get(ts[i]!) ?? 0) + tdf[i]!)
   }
   const out = new Set<string>()
-  for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) if (df[ord]! >= theta) out.add(terms[ord]!)
+  // The level holds every term whose raw df reaches θ when θ is at least the level's df (deleted
+  // docs can make an exact df, and so θ, lower than the raw dfs the level was chosen by).
+  if (ladder !== null && theta >= ladder.minDf) {
+    for (const list of ladder.lists) for (let i = 0; i < list.length; i++) if (df[list[i]!]! >= theta) out.add(terms[list[i]!]!)
+  } else for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) if (df[ord]! >= theta) out.add(terms[ord]!)
   for (const [t, n] of others) {
     const ord = big.termOrd(t)
     if (n + (ord < 0 ? 0 : df[ord]!) >= theta) out.add(t)

@@ -9,13 +9,19 @@ import { compareBytes, decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
 import { NUM_TEXT_GROUPS } from './doc-model.ts'
 import { IdentityTable } from './identity-table.ts'
 import { TermLeads } from './term-leads.ts'
+import { DfLadder } from './df-ladder.ts'
 import { memo } from '@/shared/memo.ts'
 import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type OrdArray, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
 
 /** Most deserialized term bitmaps, and most looked-up term ords, a reader keeps (each cache is dropped when full). */
 const TERM_CACHE_MAX = 4096
-/** Term lists from this size get a lead table (termLeads). */
-const LEADS_MIN_TERMS = 16_384
+/**
+ * Term lists from this size get a lead table (termLeads) and a df ladder (dfLadder): smaller ones
+ * search fast enough without, and a small segment per write would build them for little.
+ */
+export const TERM_TABLES_MIN_TERMS = 16_384
+/** The size in use; property tests set 0 so that their small segments take the tables' paths too. */
+export const termTablesTuning = { minTerms: TERM_TABLES_MIN_TERMS }
 
 function section<T extends SectionArray>(data: SegmentData, name: string, ctor: { new (n: number): T }): T {
   const a = data.sections.get(name)
@@ -205,6 +211,7 @@ export class SegmentReader {
   private readonly fieldReaders = new Map<string, FieldReader>()
   private termList: string[] | null = null
   private leads: TermLeads | null | undefined = undefined
+  private ladder: DfLadder | null | undefined = undefined
   private identityTable: IdentityTable | null = null
 
   constructor(data: SegmentData) {
@@ -265,12 +272,17 @@ export class SegmentReader {
 
   /**
    * Where each three-character lead's terms are (term-leads.ts), built on first use; null for a
-   * list of fewer than LEADS_MIN_TERMS terms, whose binary searches are short anyway (a small
-   * segment per write would otherwise build a 373 KB table each).
+   * list of fewer than `termTablesTuning.minTerms` terms.
    */
   termLeads(): TermLeads | null {
-    if (this.leads === undefined) this.leads = this.meta.numTerms < LEADS_MIN_TERMS ? null : TermLeads.of(this.terms())
+    if (this.leads === undefined) this.leads = this.meta.numTerms < termTablesTuning.minTerms ? null : TermLeads.of(this.terms())
     return this.leads
+  }
+
+  /** The ords of its terms by df level (df-ladder.ts), built on first use; null as for termLeads. */
+  dfLadder(): DfLadder | null {
+    if (this.ladder === undefined) this.ladder = this.meta.numTerms < termTablesTuning.minTerms ? null : DfLadder.of(this.termDf)
+    return this.ladder
   }
 
   /** TermOrd of `term`, or -1. */

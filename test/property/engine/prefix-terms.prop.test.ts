@@ -1,12 +1,13 @@
 // The bounded prefix expansion (src/engine/prefix-terms.ts) against the brute-force reference:
 // the same terms in the same order, over several segments with deleted docs and small limits, so
-// the df bound decides which terms are looked up.
-import { describe, expect, test } from 'bun:test'
+// the df bound decides which terms are looked up; with and without the term tables large segments
+// get (the lead table and the df ladder: their minimum size set to 0 in half the runs).
+import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createEngine } from '@/engine/index.ts'
 import { boundedVariantTerms } from '@/engine/prefix-terms.ts'
 import { fuzzyPrefixVariants } from '@/query/index.ts'
-import { IndexWriter } from '@/index/index.ts'
+import { IndexWriter, TERM_TABLES_MIN_TERMS, termTablesTuning } from '@/index/index.ts'
 import { obj } from '../../support/corpus.ts'
 import { ReferenceIndex } from '../../support/reference-search.ts'
 
@@ -23,12 +24,18 @@ const scenarioArb = fc.record({
   deletes: fc.array(fc.nat(39), { maxLength: 15 }),
   rewrites: fc.array(fc.record({ at: fc.nat(39), title: docArb }), { maxLength: 6 }),
   limit: fc.integer({ min: 1, max: 5 }),
+  tables: fc.boolean(),
+})
+
+afterEach(() => {
+  termTablesTuning.minTerms = TERM_TABLES_MIN_TERMS
 })
 
 describe('prefix expansion', () => {
   test('equals the reference: highest alive df first, then term order, at most limit (plain and typo completions)', () => {
     fc.assert(
-      fc.property(scenarioArb, ({ titles, chunks, deletes, rewrites, limit }) => {
+      fc.property(scenarioArb, ({ titles, chunks, deletes, rewrites, limit, tables }) => {
+        termTablesTuning.minTerms = tables ? 0 : TERM_TABLES_MIN_TERMS
         const alive = new Map(titles.map((t, i) => [`o${i}`, t]))
         const w = new IndexWriter()
         const size = Math.ceil(titles.length / chunks)

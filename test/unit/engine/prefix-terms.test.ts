@@ -2,10 +2,10 @@
 // of a prefix's range, also once small segments (the writes since the last merge) sit beside the
 // large one. Exactness against the brute-force reference is the property test's
 // (test/property/engine/prefix-terms.prop.test.ts); this counts the terms looked up.
-import { describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import { boundedPrefixTerms } from '@/engine/prefix-terms.ts'
 import { createEngine } from '@/engine/index.ts'
-import { IndexWriter } from '@/index/index.ts'
+import { IndexWriter, TERM_TABLES_MIN_TERMS, termTablesTuning } from '@/index/index.ts'
 import { obj } from '../../support/corpus.ts'
 
 const COMMON = ['sofa', 'soft', 'shoe', 'shop', 'ship', 'silk', 'sock', 'suit']
@@ -39,4 +39,28 @@ describe('bounded prefix expansion', () => {
       expect(looked.size).toBeLessThan(300)
     }
   })
+
+  test('the df ladder narrows a large range to the terms that can be among the best, and deleted docs widen it again', () => {
+    termTablesTuning.minTerms = 0
+    const w = new IndexWriter()
+    // "bx" in 8 products, "by" in 3, and ten words of one product each: the ladder's level of
+    // df ≥ 4 holds "bx" alone.
+    for (let i = 0; i < 8; i++) w.upsert(obj(`x${i}`, { title: `bx` }))
+    for (let i = 0; i < 3; i++) w.upsert(obj(`y${i}`, { title: `by` }))
+    for (let i = 0; i < 10; i++) w.upsert(obj(`c${i}`, { title: `bz${String.fromCharCode(97 + i)}` }))
+    w.commit()
+    expect(createEngine(w.segments()).view.prefixTerms('b', 1)).toEqual(['bx'])
+    // Seven of "bx"'s products deleted: its alive df is 1, below the level's 4, so the level no
+    // longer holds every term that can beat it: "by" (3) is the best.
+    for (let i = 1; i < 8; i++) w.delete(`x${i}`)
+    w.commit()
+    const view = createEngine(w.segments()).view
+    expect(view.segments.length).toBe(1)
+    expect(view.prefixTerms('b', 1)).toEqual(['by'])
+    expect(view.prefixTerms('b', 2)).toEqual(['by', 'bx'])
+  })
+})
+
+afterEach(() => {
+  termTablesTuning.minTerms = TERM_TABLES_MIN_TERMS
 })
