@@ -29,6 +29,8 @@ import {
   type FilterContext,
   type LeafPlan,
   type PlanNode,
+  type ExpandOptions,
+  type ParsedQuery,
   type WordPlan,
 } from '@/query/index.ts'
 import { TopK } from '@/rank/index.ts'
@@ -78,6 +80,11 @@ const docsPool = new DocsPool()
 
 /** Words whose docs an engine keeps (least recently used dropped first). */
 const WORD_DOCS_CACHE_MAX = 32
+/** Queries whose plans an engine keeps (least recently used dropped first). */
+const PLANS_CACHE_MAX = 64
+
+/** Word keys, computed once a plan (plans are kept and shared: see Engine.planned). */
+const wordKeys = new WeakMap<WordPlan, string>()
 
 /**
  * What a word's docs depend on: the set of its expansions' terms and its parts. Sorted: a prefix's
@@ -85,7 +92,12 @@ const WORD_DOCS_CACHE_MAX = 32
  * that order missed the docs kept for the large segment (warm-word-docs.ts) after such a write.
  */
 function wordKey(w: WordPlan): string {
-  return w.expansions.map((e) => e.term).sort().join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
+  let key = wordKeys.get(w)
+  if (key === undefined) {
+    key = w.expansions.map((e) => e.term).sort().join('\u0001') + '\u0002' + (w.parts?.join('\u0001') ?? '')
+    wordKeys.set(w, key)
+  }
+  return key
 }
 
 /** What text matching decided for the whole request. */
@@ -102,6 +114,7 @@ export class Engine {
   /** Facets counted over the fixed filters alone (no text, no `f` group but their own), by what fixes them. */
   private readonly fixedFacets = new Map<string, FacetResult>()
   private readonly wordDocsCache = new LruMap<string, Bitmap[]>()
+  private readonly plans = new LruMap<string, { parsed: ParsedQuery; words: WordPlan[] }>()
   /** Words warmed in idle time (warmPrefix), kept while the engine lives. */
   private readonly warmWordDocs = new Map<string, Bitmap[]>()
 
@@ -122,6 +135,24 @@ export class Engine {
       this.wordDocsCache.set(key, docs)
     }
     return docs
+  }
+
+  /**
+   * The parsed query and its word plans, kept for the generation: the types of an autocomplete
+   * request search the same text (four plannings a keystroke, ~17% of the small types' time), and
+   * shoppers repeat queries. Plans are not changed once made (planWords' joined forms are added
+   * before it returns), so requests share them.
+   */
+  private planned(q: string, options: ExpandOptions): { parsed: ParsedQuery; words: WordPlan[] } {
+    const key = `${options.prefixLast ? 1 : 0}${options.fuzzy ? 1 : 0}${options.typosForKnownWords === true ? 1 : 0}\u0000${q}`
+    let plan = this.plans.get(key)
+    if (plan === undefined) {
+      const parsed = parseQueryText(q)
+      plan = { parsed, words: planWords(parsed, this.view, options) }
+      if (this.plans.size >= PLANS_CACHE_MAX) this.plans.evictOldest()
+      this.plans.set(key, plan)
+    }
+    return plan
   }
 
   /**
@@ -175,15 +206,15 @@ export class Engine {
     })
 
     const keys = filterKeys(req, must, groups)
-    const parsed = parseQueryText(req.q)
-    let words = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
+    const { parsed, words: strict } = this.planned(req.q, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
+    let words = strict
     let docs = words.map((w) => this.docsOfWord(w))
     // Filters are evaluated within the docs of every word where those are few (filterSegment).
     const fresh = words.length === 0 ? [] : newFilters(view, must, keys)
     let runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
     let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
     if (req.fuzzy && allWords !== null && totalSize(allWords) < TYPO_RETRY_BELOW) {
-      const full = planWords(parsed, view, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true })
+      const full = this.planned(req.q, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true }).words
       if (typosAddTerms(words, full)) {
         words = full
         docs = words.map((w) => this.docsOfWord(w))
