@@ -55,7 +55,8 @@ export interface Config {
   snapshotEverySeconds: number
   /**
    * The store of record's pages are kept in memory while its file is at most this many megabytes
-   * (SIFT_STORE_PREWARM_MB, default: half of the machine's memory; 0 = off): store/page-prewarm.ts.
+   * (SIFT_STORE_PREWARM_MB, default: half of the machine's memory, or of the container's limit when
+   * lower; 0 = off): store/page-prewarm.ts.
    */
   storePrewarmMegabytes: number
   /** Log level (SIFT_LOG_LEVEL): error, warn, info or debug. */
@@ -71,6 +72,15 @@ export const BODY_LIMITS = Object.freeze({
 })
 
 const PROJECT_ROOT = resolve(import.meta.dir, '..', '..')
+
+/**
+ * The memory this process may use: the machine's, or its cgroup's limit when lower. In a container
+ * totalmem() is the host's, and a default sized from it could exceed the container's whole limit.
+ */
+export function availableMemoryBytes(): number {
+  const limit = process.constrainedMemory?.() ?? 0
+  return limit > 0 ? Math.min(limit, totalmem()) : totalmem()
+}
 
 /**
  * The shortest rollup retention: reports reach back 90 days (MAX_WINDOW_DAYS of
@@ -101,7 +111,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   searchCacheMegabytes: 256,
   indexPollMs: 200,
   snapshotEverySeconds: 60,
-  storePrewarmMegabytes: Math.floor(totalmem() / 2 / 2 ** 20),
+  storePrewarmMegabytes: Math.floor(availableMemoryBytes() / 2 / 2 ** 20),
   logLevel: 'info',
 })
 

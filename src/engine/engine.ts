@@ -26,11 +26,11 @@ import {
   resolveField,
   TYPO_RETRY_BELOW,
   typosAddTerms,
+  type ExpandOptions,
   type FilterContext,
   type LeafPlan,
-  type PlanNode,
-  type ExpandOptions,
   type ParsedQuery,
+  type PlanNode,
   type WordPlan,
 } from '@/query/index.ts'
 import { TopK } from '@/rank/index.ts'
@@ -83,7 +83,7 @@ const WORD_DOCS_CACHE_MAX = 32
 /** Queries whose plans an engine keeps (least recently used dropped first). */
 const PLANS_CACHE_MAX = 64
 
-/** Word keys, computed once a plan (plans are kept and shared: see Engine.planned). */
+/** Word keys, computed once per plan (plans are kept and shared: see Engine.planned). */
 const wordKeys = new WeakMap<WordPlan, string>()
 
 /**
@@ -114,7 +114,7 @@ export class Engine {
   /** Facets counted over the fixed filters alone (no text, no `f` group but their own), by what fixes them. */
   private readonly fixedFacets = new Map<string, FacetResult>()
   private readonly wordDocsCache = new LruMap<string, Bitmap[]>()
-  private readonly plans = new LruMap<string, { parsed: ParsedQuery; words: WordPlan[] }>()
+  private readonly plans = new LruMap<string, { parsed: ParsedQuery; words: readonly WordPlan[] }>()
   /** Words warmed in idle time (warmPrefix), kept while the engine lives. */
   private readonly warmWordDocs = new Map<string, Bitmap[]>()
 
@@ -142,8 +142,11 @@ export class Engine {
    * request search the same text (four plannings a keystroke, ~17% of the small types' time), and
    * shoppers repeat queries. Plans are not changed once made (planWords' joined forms are added
    * before it returns), so requests share them.
+   *
+   * DANGER: every later request of the generation reads the same parsed query, word plans and
+   * expansions (and wordKey memoizes each plan's key): never change them after planning; copy instead.
    */
-  private planned(q: string, options: ExpandOptions): { parsed: ParsedQuery; words: WordPlan[] } {
+  private planned(q: string, options: ExpandOptions): { parsed: ParsedQuery; words: readonly WordPlan[] } {
     const key = `${options.prefixLast ? 1 : 0}${options.fuzzy ? 1 : 0}${options.typosForKnownWords === true ? 1 : 0}\u0000${q}`
     let plan = this.plans.get(key)
     if (plan === undefined) {
@@ -207,7 +210,7 @@ export class Engine {
 
     const keys = filterKeys(req, must, groups)
     const { parsed, words: strict } = this.planned(req.q, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
-    let words = strict
+    let words: readonly WordPlan[] = strict
     let docs = words.map((w) => this.docsOfWord(w))
     // Filters are evaluated within the docs of every word where those are few (filterSegment).
     const fresh = words.length === 0 ? [] : newFilters(view, must, keys)
@@ -273,7 +276,7 @@ export class Engine {
    * something is found or one word is left (decisions.md "Search responses"). Sets each run's
    * words and hits.
    */
-  private matchText(runs: SegmentRun[], words: WordPlan[], docs: Bitmap[][], allWords: Bitmap[] | null): TextOutcome {
+  private matchText(runs: SegmentRun[], words: readonly WordPlan[], docs: Bitmap[][], allWords: Bitmap[] | null): TextOutcome {
     if (words.length === 0 || allWords === null) return { active: [], dropped: [], unmatched: [] }
     const hitsOf = (idx: number[]): Bitmap[] => runs.map((r, s) => (idx.length === 0 ? r.filtered : Bitmap.andMany([r.filtered, ...idx.map((w) => docs[w]![s]!)])))
     let active = words.map((_, i) => i)
@@ -393,7 +396,7 @@ function hitDocs(run: SegmentRun): Uint32Array {
 }
 
 /** Per piece: dropped when all its words were dropped, replaced when a word was corrected. */
-function markup(pieces: string[], words: WordPlan[], outcome: TextOutcome): string | null {
+function markup(pieces: string[], words: readonly WordPlan[], outcome: TextOutcome): string | null {
   const dropped = new Set(outcome.dropped)
   const changes = pieces.map((_, p) => {
     const inPiece = words.filter((w) => w.word.piece === p)

@@ -81,7 +81,7 @@ function rangesOf(reader: SegmentReader, prefixes: readonly string[], exclude: s
     else merged.push([lo, hi])
   }
   if (exclude === null) return merged
-  const [xlo, xhi] = prefixRange(terms, exclude)
+  const [xlo, xhi] = prefixRange(terms, exclude, leads)
   if (xhi <= xlo) return merged
   const out: Range[] = []
   for (const [lo, hi] of merged) {

@@ -6,8 +6,10 @@
  * "fin" spans ~48K terms, mostly product codes, and scanning their dfs for the best 64 took ~1.5 ms
  * a keystroke; its 5K terms of df ≥ 4 hold those 64.
  *
- * If a level holds at least `limit` ords within the ranges, the `limit` largest dfs there are at
- * least the level's df, so every term of the ranges that can be among the best is in that level.
+ * If a level holds at least `limit` ords within the ranges, the `limit` largest raw dfs there
+ * are at least the level's df, so every term of the ranges that can be among the best by raw df is
+ * in that level. By alive df it may not be (deleted docs): prefix-terms.ts reads the ranges whole
+ * when its threshold, an alive df, is below the level's df.
  */
 
 /** The lowest level's df; each level doubles it. */
@@ -21,6 +23,10 @@ export interface LadderSlices {
   lists: Uint32Array[]
 }
 
+/**
+ * The kept levels of one segment's raw term dfs, lowest df first; each level's ords ascending
+ * (immutable once built).
+ */
 export class DfLadder {
   private constructor(
     private readonly levels: { minDf: number; ords: Uint32Array }[],

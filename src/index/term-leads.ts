@@ -9,7 +9,9 @@
  * last term; a lead no term begins with keeps an empty range.
  */
 
+/** Characters a lead is made of: the ten digits and the 26 letters. */
 const LETTERS = 36
+/** Lead keys: one per three-character lead. */
 const LEADS = LETTERS * LETTERS * LETTERS
 
 /** 0–9 for digits, 10–35 for a–z, -1 for anything else (terms are case-folded). */
@@ -28,6 +30,11 @@ function leadKey(s: string): number {
   return a < 0 || b < 0 || c < 0 ? -1 : (a * LETTERS + b) * LETTERS + c
 }
 
+/**
+ * The [first, end) ords of each lead's terms in one sorted term list (immutable once built). A lead
+ * no term begins with has an empty range; a prefix without a lead (shorter than three characters, or
+ * holding another character) is bounded by the whole list.
+ */
 export class TermLeads {
   private constructor(
     private readonly first: Int32Array,

@@ -5,14 +5,21 @@
  * idle page cache proactively (this bench VM runs DAMON's `pageout` scheme on unmapped file pages
  * not accessed for 30 s), objects not shown for a while go cold again. Pages a process maps stay.
  *
- * So the file is mapped read-only once and one byte of every page is read, in slices that yield
- * to the thread's other work, then again every interval (cheap while they are resident: ~10 ms a
- * GB), remapped when the file has grown. The pages are file-backed: the kernel can still take them
- * under memory pressure, and they count in a process's RssFile, not in its anonymous memory.
+ * So the file is mapped once and one byte of every page is read, in slices that yield to the
+ * thread's other work, then again every interval (cheap while they are resident: ~10 ms a GB),
+ * remapped when the file has grown. Nothing writes to the mapping. Bun.mmap opens the file
+ * read-write and maps it writable, so it is mapped private (`shared: false`): a stray write would
+ * be a copy-on-write page of this process, never a change to the store. The pages are file-backed:
+ * the kernel can still take them under memory pressure, and they count in a process's RssFile, not
+ * in its anonymous memory. Bun has no munmap: a mapping that is let go (a remap, stop()) stays until
+ * the garbage collector frees its array, and until then its pages count twice in RssFile.
  *
- * Safety: reading a mapped page past the end of the file kills the process (SIGBUS). Sift never
- * shrinks its store (no VACUUM, auto_vacuum off: SQLite only grows the file), and each slice checks
- * the file's size first anyway, dropping the mapping when the file got shorter.
+ * DANGER: reading a mapped page past the end of the file kills the process (SIGBUS). What makes
+ * this safe is that Sift never shrinks its store: no VACUUM and auto_vacuum off, so SQLite only
+ * grows the file (a checkpoint truncates it only to the database's size, which only grows). Each
+ * slice checks the file's size first and drops the mapping when the file got shorter. That check
+ * narrows the window but cannot close it: another thread could truncate between the check and the
+ * reads.
  */
 import { statSync } from 'node:fs'
 
@@ -30,6 +37,7 @@ export interface PrewarmPass {
   skipped: boolean
   /** Why the file could not be mapped (the passes then stop), else absent. */
   error?: string
+  /** Wall time of the pass, the pauses between slices included. */
   ms: number
 }
 
@@ -40,6 +48,10 @@ export interface PrewarmOptions {
   pauseMs?: number
 }
 
+/**
+ * Keeps one file's pages read through a mapping of its own. Runs one pass at a time. stop() ends a
+ * running pass at its next slice, and no pass is reported after it.
+ */
 export class PagePrewarm {
   private mapped: Uint8Array | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
@@ -61,11 +73,13 @@ export class PagePrewarm {
       if (pass !== null) onPass(pass)
       if (pass?.error !== undefined) return
       this.timer = setTimeout(loop, intervalMs)
+      // Housekeeping: the wait for the next pass must not by itself keep a thread or process alive.
+      this.timer.unref()
     }
     void loop()
   }
 
-  /** Ends the passes and lets the mapping go. */
+  /** Ends the passes (a running one at its next slice) and lets the mapping go (see the header). */
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer !== null) clearTimeout(this.timer)
@@ -94,6 +108,8 @@ export class PagePrewarm {
       try {
         this.mapped = Bun.mmap(this.path, { shared: false })
       } catch (error) {
+        // No mmap on this platform, or the file cannot be opened read-write (Bun.mmap's mode).
+        this.mapped = null
         return { ...done(0), error: String((error as Error)?.message ?? error) }
       }
     }
@@ -113,6 +129,7 @@ export class PagePrewarm {
 
   private touch(pages: Uint8Array, from: number, to: number): void {
     let sum = 0
+    // `!`: i < to <= pages.length.
     for (let i = from; i < to; i += PAGE_BYTES) sum += pages[i]!
     this.checksum = (this.checksum + sum) | 0
   }

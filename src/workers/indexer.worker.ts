@@ -20,16 +20,20 @@ const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10
 function prewarmStore(dataDir: string, maxBytes: number): PagePrewarm | null {
   if (maxBytes <= 0) return null
   const prewarm = new PagePrewarm(catalogStorePath(dataDir), { maxBytes })
-  let passes = 0
+  let hasWarmed = false
   let skipped = false
   prewarm.start(PREWARM_INTERVAL_MS, (pass: PrewarmPass) => {
     const fields = { fileMb: mb(pass.fileBytes), limitMb: mb(maxBytes), ms: Math.round(pass.ms) }
     if (pass.error !== undefined) emit({ kind: 'log', level: 'warn', message: 'store prewarm unavailable', fields: { ...fields, error: pass.error } })
     else if (pass.skipped) {
       if (!skipped) emit({ kind: 'log', level: 'info', message: 'store prewarm skipped: the store file is larger than SIFT_STORE_PREWARM_MB', fields })
-    } else emit({ kind: 'log', level: passes === 0 ? 'info' : 'debug', message: 'store pages prewarmed', fields: { ...fields, touchedMb: mb(pass.touchedBytes) } })
+    } else {
+      // Info once, for the first pass that read the pages (one cut short by a shorter file read none).
+      const isFirstWarm = !hasWarmed && pass.touchedBytes > 0
+      emit({ kind: 'log', level: isFirstWarm ? 'info' : 'debug', message: 'store pages prewarmed', fields: { ...fields, touchedMb: mb(pass.touchedBytes) } })
+      hasWarmed ||= isFirstWarm
+    }
     skipped = pass.skipped
-    passes++
   })
   return prewarm
 }

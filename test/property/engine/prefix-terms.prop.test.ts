@@ -1,7 +1,8 @@
 // The bounded prefix expansion (src/engine/prefix-terms.ts) against the brute-force reference:
 // the same terms in the same order, over several segments with deleted docs and small limits, so
 // the df bound decides which terms are looked up; with and without the term tables large segments
-// get (the lead table and the df ladder: their minimum size set to 0 in half the runs).
+// get (the lead table and the df ladder): their minimum size is lowered in half the runs, to 0 or
+// to a size between the segments' so that only some of them have tables.
 import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { createEngine } from '@/engine/index.ts'
@@ -24,7 +25,7 @@ const scenarioArb = fc.record({
   deletes: fc.array(fc.nat(39), { maxLength: 15 }),
   rewrites: fc.array(fc.record({ at: fc.nat(39), title: docArb }), { maxLength: 6 }),
   limit: fc.integer({ min: 1, max: 5 }),
-  tables: fc.boolean(),
+  minTerms: fc.oneof(fc.constant(TERM_TABLES_MIN_TERMS), fc.integer({ min: 0, max: 24 })),
 })
 
 afterEach(() => {
@@ -34,8 +35,8 @@ afterEach(() => {
 describe('prefix expansion', () => {
   test('equals the reference: highest alive df first, then term order, at most limit (plain and typo completions)', () => {
     fc.assert(
-      fc.property(scenarioArb, ({ titles, chunks, deletes, rewrites, limit, tables }) => {
-        termTablesTuning.minTerms = tables ? 0 : TERM_TABLES_MIN_TERMS
+      fc.property(scenarioArb, ({ titles, chunks, deletes, rewrites, limit, minTerms }) => {
+        termTablesTuning.minTerms = minTerms
         const alive = new Map(titles.map((t, i) => [`o${i}`, t]))
         const w = new IndexWriter()
         const size = Math.ceil(titles.length / chunks)

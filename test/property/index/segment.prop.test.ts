@@ -1,7 +1,7 @@
-// Term dictionary lookups against brute force; segment codec and merge round trips.
+// Term dictionary lookups and the df ladder against brute force; segment codec and merge round trips.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { CLASS_STRIDE, decodeSegment, encodeSegment, fuzzyScan, mergeSegments, openSegment, prefixRange, SegmentBuilder, SegmentReader, TermLeads } from '@/index/index.ts'
+import { CLASS_STRIDE, decodeSegment, DfLadder, encodeSegment, fuzzyScan, mergeSegments, openSegment, prefixRange, SegmentBuilder, SegmentReader, TermLeads } from '@/index/index.ts'
 import { osaDistance } from '../../support/reference-search.ts'
 import { catalogArb } from '../engine/arbitraries.ts'
 
@@ -31,16 +31,66 @@ describe('term dictionary', () => {
   })
 
   test('prefixRange within the lead table equals filtering (leads of digits and letters, and of other characters)', () => {
-    // Few letters, so that three-character leads repeat; '-' and 'é' are not lead letters, '/' and
-    // ':' sort just outside the digits, '`' and '{' just outside the letters.
-    const leadTermArb = fc.string({ unit: fc.constantFrom('a', 'b', 'z', '0', '9', '-', 'é', '/', ':', '`', '{'), minLength: 0, maxLength: 6 })
+    // Mostly four lead letters, so that three-character leads repeat and hold several terms; '-',
+    // 'é' and the surrogate pair '😀' are not lead letters, '/' and ':' sort just outside the digits,
+    // '`' and '{' just outside the letters. The prefixes include every term's first 2 to 4
+    // characters: random ones alone almost never met a lead holding more than one term.
+    const unit = fc.oneof({ arbitrary: fc.constantFrom('a', 'z', '0', '9'), weight: 4 }, { arbitrary: fc.constantFrom('-', 'é', '/', ':', '`', '{', '😀'), weight: 1 })
+    const leadTermArb = fc.string({ unit, minLength: 0, maxLength: 6 })
     fc.assert(
-      fc.property(fc.uniqueArray(leadTermArb, { maxLength: 300, size: 'max' }), fc.array(leadTermArb, { minLength: 1, maxLength: 20 }), (terms, prefixes) => {
+      fc.property(fc.uniqueArray(leadTermArb, { maxLength: 300, size: 'max' }), fc.array(leadTermArb, { minLength: 1, maxLength: 20 }), (terms, random) => {
         const sorted = terms.slice().sort()
         const leads = TermLeads.of(sorted)
-        for (const p of [...prefixes, ...sorted.slice(0, 10).map((t) => t.slice(0, 4))]) {
+        const prefixes = new Set(random)
+        for (const t of sorted) for (let k = 2; k <= 4; k++) prefixes.add(t.slice(0, k))
+        for (const p of prefixes) {
           const [lo, hi] = prefixRange(sorted, p, leads)
           expect(sorted.slice(lo, hi)).toEqual(sorted.filter((t) => t.startsWith(p)))
+        }
+      }),
+    )
+  })
+})
+
+describe('df ladder', () => {
+  /** The levels by their definition: df ≥ 4, 8, 16, …, each kept while it holds at most half the terms of the last kept one (all terms below the first). */
+  function modelLevels(df: readonly number[]): number[] {
+    const levels: number[] = []
+    let below = df.length
+    for (let minDf = 4; ; minDf *= 2) {
+      const count = df.filter((d) => d >= minDf).length
+      if (count === 0) return levels
+      if (count <= below / 2) {
+        levels.push(minDf)
+        below = count
+      }
+    }
+  }
+
+  // Mostly rare terms with a few frequent ones (the shape of a catalog), and dfs exactly at a level's bound.
+  const dfArb = fc.array(fc.oneof({ arbitrary: fc.integer({ min: 0, max: 3 }), weight: 4 }, fc.integer({ min: 0, max: 70 }), fc.constantFrom(4, 8, 16, 32, 64)), { maxLength: 120, size: 'max' })
+  // Sorted, disjoint ranges from sorted cut points (pairs of them), up to the list's end.
+  const scenarioArb = dfArb.chain((df) =>
+    fc.record({
+      df: fc.constant(df),
+      cuts: fc.uniqueArray(fc.integer({ min: 0, max: df.length }), { maxLength: 8 }),
+      limit: fc.integer({ min: 1, max: 20 }),
+    }),
+  )
+
+  test('within(ranges, limit) is the highest level holding limit ords of the ranges, as exactly its ords there', () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ df, cuts, limit }) => {
+        const sorted = cuts.slice().sort((a, b) => a - b)
+        const ranges: [number, number][] = []
+        for (let i = 0; i + 1 < sorted.length; i += 2) ranges.push([sorted[i]!, sorted[i + 1]!])
+        const inRanges = (minDf: number) => ranges.flatMap(([lo, hi]) => Array.from({ length: hi - lo }, (_, i) => lo + i).filter((ord) => df[ord]! >= minDf))
+        const level = modelLevels(df).reverse().find((minDf) => inRanges(minDf).length >= limit)
+        const got = DfLadder.of(Uint32Array.from(df)).within(ranges, limit)
+        if (level === undefined) expect(got).toBeNull()
+        else {
+          expect(got?.minDf).toBe(level)
+          expect(got!.lists.flatMap((l) => [...l])).toEqual(inRanges(level))
         }
       }),
     )

@@ -49,13 +49,21 @@ describe('bounded prefix expansion', () => {
     for (let i = 0; i < 3; i++) w.upsert(obj(`y${i}`, { title: `by` }))
     for (let i = 0; i < 10; i++) w.upsert(obj(`c${i}`, { title: `bz${String.fromCharCode(97 + i)}` }))
     w.commit()
-    expect(createEngine(w.segments()).view.prefixTerms('b', 1)).toEqual(['bx'])
+    const before = createEngine(w.segments()).view
+    const reader = before.segments[0]!.reader
+    const all: [number, number][] = [[0, reader.terms().length]]
+    // The preconditions: the answer comes from a level of the ladder, which holds "bx" alone.
+    expect(reader.dfLadder()!.within(all, 1)!.lists.flatMap((l) => [...l])).toEqual([reader.termOrd('bx')])
+    expect(before.prefixTerms('b', 1)).toEqual(['bx'])
     // Seven of "bx"'s products deleted: its alive df is 1, below the level's 4, so the level no
     // longer holds every term that can beat it: "by" (3) is the best.
     for (let i = 1; i < 8; i++) w.delete(`x${i}`)
     w.commit()
     const view = createEngine(w.segments()).view
     expect(view.segments.length).toBe(1)
+    // Deleted, not purged: "bx" still has the raw df that put it in the level.
+    const after = view.segments[0]!.reader
+    expect(after.termDf[after.termOrd('bx')]).toBe(8)
     expect(view.prefixTerms('b', 1)).toEqual(['by'])
     expect(view.prefixTerms('b', 2)).toEqual(['by', 'bx'])
   })

@@ -1,12 +1,13 @@
 // PagePrewarm keeps the store file's pages read through a mapping of its own. A pass covers the
 // file as it is at the time (grown files are mapped again), never reads past the end of a file that
 // got shorter (that would kill the process with SIGBUS, so a missing check fails this whole file),
-// leaves a file over its limit alone, and stops when told.
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+// leaves a file over its limit alone, reports a file it cannot map, and stops when told. The store
+// it is pointed at must never shrink: the last test checks the store gives it no reason to.
+import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PagePrewarm, type PrewarmPass } from '@/store/index.ts'
+import { openStore, PagePrewarm, type PrewarmPass } from '@/store/index.ts'
 
 const MB = 2 ** 20
 let dir: string
@@ -54,7 +55,10 @@ describe('PagePrewarm', () => {
     prewarm = new PagePrewarm(path, { maxBytes: 2 * MB })
     expect(await prewarm.pass()).toMatchObject({ fileBytes: 3 * MB, touchedBytes: 0, skipped: true })
     writeFileSync(path, '')
-    expect(await prewarm.pass()).toMatchObject({ fileBytes: 0, touchedBytes: 0, skipped: false })
+    // Not mapped at all: Bun.mmap refuses an empty file (EINVAL), which would end the passes.
+    const empty = (await prewarm.pass())!
+    expect(empty).toMatchObject({ fileBytes: 0, touchedBytes: 0, skipped: false })
+    expect(empty.error).toBeUndefined()
     rmSync(path)
     expect(await prewarm.pass()).toBeNull()
   })
@@ -65,6 +69,40 @@ describe('PagePrewarm', () => {
     const running = prewarm.pass()
     expect(await prewarm.pass()).toBeNull()
     expect((await running)!.touchedBytes).toBe(9 * MB)
+  })
+
+  test('a file that cannot be mapped gives a pass with the error, and start passes no more', async () => {
+    writeFileSync(path, filled(MB))
+    const mmap = spyOn(Bun, 'mmap').mockImplementation(() => {
+      throw new Error('mmap is not supported on this platform')
+    })
+    try {
+      prewarm = new PagePrewarm(path, { maxBytes: 64 * MB })
+      const passes: PrewarmPass[] = []
+      prewarm.start(10, (pass) => passes.push(pass))
+      await Bun.sleep(100)
+      expect(passes).toHaveLength(1)
+      expect(passes[0]).toMatchObject({ fileBytes: MB, touchedBytes: 0, error: 'mmap is not supported on this platform' })
+      expect(mmap).toHaveBeenCalledTimes(1)
+    } finally {
+      mmap.mockRestore()
+    }
+  })
+
+  test('stop during a pass ends it at the next slice, and that pass is not reported', async () => {
+    // Four slices with a long pause between them: stop lands in the first pause.
+    writeFileSync(path, filled(16 * MB))
+    prewarm = new PagePrewarm(path, { maxBytes: 64 * MB, pauseMs: 1000 })
+    const passes: PrewarmPass[] = []
+    prewarm.start(10, (pass) => passes.push(pass))
+    const t0 = performance.now()
+    await prewarm.stop()
+    // Within one pause (1 s), not after the remaining three (3 s): a bound on behaviour with a wide
+    // margin for a loaded machine, not a performance figure.
+    expect(performance.now() - t0).toBeLessThan(2500)
+    await Bun.sleep(50)
+    expect(passes).toEqual([])
+    expect(await prewarm.pass()).toBeNull()
   })
 
   test('start passes again every interval until stopped', async () => {
@@ -80,5 +118,19 @@ describe('PagePrewarm', () => {
     const counted = passes.length
     await Bun.sleep(100)
     expect(passes.length).toBe(counted)
+  })
+
+  test('the store never gives a prewarm a reason to see its file shrink: no auto_vacuum, no VACUUM', () => {
+    const store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
+    try {
+      expect(store.db.query('PRAGMA auto_vacuum').get()).toEqual({ auto_vacuum: 0 })
+    } finally {
+      store.close()
+    }
+    // The analytics file (store/analytics/) is another file: it is not prewarmed.
+    const src = join(import.meta.dir, '..', '..', '..', 'src')
+    const sources = [...new Bun.Glob('**/*.{ts,sql}').scanSync(src)].filter((f) => !f.startsWith('store/analytics/') && f !== 'store/page-prewarm.ts')
+    expect(sources.length).toBeGreaterThan(10)
+    expect(sources.filter((f) => /\bvacuum\b|auto_vacuum/i.test(readFileSync(join(src, f), 'utf8')))).toEqual([])
   })
 })
