@@ -4,11 +4,11 @@
 import type { CatalogInfo, CompareResults, HarnessRun } from './harness-run.ts'
 import type { QueryClass } from './peer.ts'
 import { QUERY_CLASSES } from './queries.ts'
-import { SIFT, SIFT_HTTP, type TargetRow } from './targets.ts'
+import { SIFT, SIFT_HTTP, type RelevanceRun, type TargetRow } from './targets.ts'
 import { genSize } from './catalogs.ts'
 
 export interface ReportExtras {
-  targets: { inProcess: TargetRow[]; http: TargetRow[]; ndcg: TargetRow[] | null; relevanceFile: string | null; relevanceRun?: { commit: string | null; date: string | null } }
+  targets: { inProcess: TargetRow[]; http: TargetRow[]; ndcg: TargetRow[] | null; relevance: RelevanceRun | null }
   /** Chart file names relative to the report, with a title each. */
   charts: { file: string; title: string }[]
 }
@@ -140,9 +140,9 @@ function targetsSection(t: ReportExtras['targets'], commit: string): string[] {
   if (t.ndcg === null) out.push('Not measured in this run: run `npm run bench:relevance` (its newest bench/results/relevance-*.json is read here).')
   else {
     // Named with its run, so that a relevance file from another commit than this run's shows.
-    const run = t.relevanceRun
+    const run = t.relevance
     const at = run?.commit ? ` (bench:relevance at commit ${run.commit}${run.date ? `, ${run.date.slice(0, 10)}` : ''}${run.commit === commit ? '' : `, not this run's ${commit}`})` : ''
-    out.push(`From bench/results/${t.relevanceFile}${at}:`, '')
+    out.push(`From bench/results/${run?.file}${at}:`, '')
     out.push(...table(['judged set', 'sift NDCG@10', 'best BM25 peer', 'peer NDCG@10', 'sift ÷ peer (target ≥ 1.10)', 'zero results', 'met'], t.ndcg.map((r) => [r.scope, r.sift?.toFixed(4) ?? '–', r.peer ?? '–', r.peerValue?.toFixed(4) ?? '–', x(r.ratio), r.note, mark(r.met)])))
   }
   return [...out, '']

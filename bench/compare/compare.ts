@@ -284,7 +284,7 @@ export async function writeOutputs(results: CompareResults, options: CompareOpti
   const speed = speedTargets(results.runs, results.catalogs.map((c) => c.name))
   const charts = await writeCharts(chartsDir, results, relevance?.scores ?? null)
   const markdown = renderCompareReport(results, {
-    targets: { ...speed, ndcg: relevance ? ndcgTargets(relevance.scores) : null, relevanceFile: relevance?.file ?? null, relevanceRun: relevance ? { commit: relevance.commit, date: relevance.date } : undefined },
+    targets: { ...speed, ndcg: relevance ? ndcgTargets(relevance.scores) : null, relevance },
     charts: charts.map((c) => ({ ...c, file: `charts/${c.file}` })),
   })
   const report = join(reportDir, 'COMPARE.md')

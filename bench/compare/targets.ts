@@ -61,13 +61,21 @@ export interface RelevanceScore {
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+/** The relevance JSON the NDCG target is read from, and the commit and date of its run. */
+export interface RelevanceRun {
+  file: string
+  commit: string | null
+  date: string | null
+}
 
 /**
  * The newest bench/results/relevance-*.json (by modification time, then name), read defensively, with
  * the commit and date of its run: each set's
  * `set` (or `name`) and each engine's `engine` (or `name`) with `mean.ndcg10` (or `ndcg10`).
  */
-export function readRelevance(resultsDir: string): { file: string; commit: string | null; date: string | null; scores: RelevanceScore[] } | null {
+export function readRelevance(resultsDir: string): (RelevanceRun & { scores: RelevanceScore[] }) | null {
   let files: string[]
   try {
     files = readdirSync(resultsDir).filter((f) => /^relevance-.*\.json$/.test(f))
@@ -90,7 +98,6 @@ export function readRelevance(resultsDir: string): { file: string; commit: strin
     }
   }
   // The run's commit and date: the report names them, so a relevance file older than the engine shows.
-  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   return { file: newest.f, commit: text(json.commit), date: text(json.date), scores }
 }
 

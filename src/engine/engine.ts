@@ -34,7 +34,7 @@ import {
   type WordPlan,
 } from '@/query/index.ts'
 import { TopK } from '@/rank/index.ts'
-import { memo } from '@/shared/memo.ts'
+import { cachedLru, memo } from '@/shared/memo.ts'
 import { collectWindow } from './collect.ts'
 import { planNegation } from './negation-match.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
@@ -128,13 +128,7 @@ export class Engine {
    */
   private docsOfWord(w: WordPlan): Bitmap[] {
     const key = wordKey(w)
-    let docs = this.warmWordDocs.get(key) ?? this.wordDocsCache.get(key)
-    if (docs === undefined) {
-      docs = this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w))
-      if (this.wordDocsCache.size >= WORD_DOCS_CACHE_MAX) this.wordDocsCache.evictOldest()
-      this.wordDocsCache.set(key, docs)
-    }
-    return docs
+    return this.warmWordDocs.get(key) ?? cachedLru(this.wordDocsCache, WORD_DOCS_CACHE_MAX, key, () => this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w)))
   }
 
   /**
@@ -148,14 +142,10 @@ export class Engine {
    */
   private planned(q: string, options: ExpandOptions): { parsed: ParsedQuery; words: readonly WordPlan[] } {
     const key = `${options.prefixLast ? 1 : 0}${options.fuzzy ? 1 : 0}${options.typosForKnownWords === true ? 1 : 0}\u0000${q}`
-    let plan = this.plans.get(key)
-    if (plan === undefined) {
+    return cachedLru(this.plans, PLANS_CACHE_MAX, key, () => {
       const parsed = parseQueryText(q)
-      plan = { parsed, words: planWords(parsed, this.view, options) }
-      if (this.plans.size >= PLANS_CACHE_MAX) this.plans.evictOldest()
-      this.plans.set(key, plan)
-    }
-    return plan
+      return { parsed, words: planWords(parsed, this.view, options) }
+    })
   }
 
   /**
@@ -215,20 +205,20 @@ export class Engine {
     // Filters are evaluated within the docs of every word where those are few (filterSegment).
     const fresh = words.length === 0 ? [] : newFilters(view, must, keys)
     let runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
-    let allWords = words.length === 0 ? null : hitsOfAll(runs, docs)
+    let allWords = words.length === 0 ? null : runs.map((r) => r.allWords)
     if (req.fuzzy && allWords !== null && totalSize(allWords) < TYPO_RETRY_BELOW) {
       const full = this.planned(req.q, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true }).words
       if (typosAddTerms(words, full)) {
         words = full
         docs = words.map((w) => this.docsOfWord(w))
         runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
-        allWords = hitsOfAll(runs, docs)
+        allWords = runs.map((r) => r.allWords)
       }
     }
     // Dropping words (no hits) and relaxing (few) look at docs lacking some word: whole filters then.
     if (allWords !== null && runs.some((r) => r.withinWords) && needsDocsLackingWords(allWords, words.length, req)) {
-      runs = filterRuns(view, req, typeLeaf, must, groups, keys, [], fresh)
-      allWords = hitsOfAll(runs, docs)
+      runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, [])
+      allWords = runs.map((r) => r.allWords)
     }
     const outcome = this.matchText(runs, words, docs, allWords)
     // Relaxation reorders by tier, which an explicit sort would contradict: sorted answers stay strict.
@@ -382,11 +372,6 @@ function totalSize(bitmaps: readonly Bitmap[]): number {
 function needsDocsLackingWords(allWords: readonly Bitmap[], numWords: number, req: EngineSearchRequest): boolean {
   const hits = totalSize(allWords)
   return (hits === 0 && numWords > 1) || (req.sort === null && relaxApplies(numWords, hits, req.relaxBelow))
-}
-
-/** Per run, the filtered docs matching every word (`docs[word][run]`); filters evaluated within those docs hold only such docs already. */
-function hitsOfAll(runs: SegmentRun[], docs: Bitmap[][]): Bitmap[] {
-  return runs.map((r, s) => (r.withinWords ? r.filtered : Bitmap.andMany([r.filtered, ...docs.map((d) => d[s]!)])))
 }
 
 /** The run's hit docs for the facets (decoded once per request). */

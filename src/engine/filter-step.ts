@@ -25,6 +25,8 @@ export interface SegmentRun {
   filtered: Bitmap
   /** True when the filters were evaluated only within the docs having every word (filterSegment). */
   withinWords: boolean
+  /** filtered ∧ the docs of every word given to the filter step (`filtered` itself when none were). */
+  allWords: Bitmap
   /** The docs of each active word. */
   words: Bitmap[]
   /** filtered ∧ words: the hits. */
@@ -89,36 +91,42 @@ export function newFilters(view: IndexView, must: PlanNode[], keys: FilterKeys):
 }
 
 /**
- * Each segment's filters (filterSegment): within the docs of every word in `docs` where those are
- * few and the segment's `fresh` flag (newFilters) is set.
+ * Each segment's filters (filterSegment) and the hits of every word in `docs`; the filters are
+ * evaluated within those hits where they are few and the segment's `fresh` flag (newFilters) is set
+ * (none given: whole filters everywhere).
  */
 export function filterRuns(view: IndexView, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], fresh: readonly boolean[]): SegmentRun[] {
-  return view.segments.map((seg, s) => filterSegment(seg, req, typeLeaf, must, groups, keys, docs.length > 0 && fresh[s]! ? docs : [], s))
+  return view.segments.map((seg, s) => filterSegment(seg, req, typeLeaf, must, groups, keys, docs.map((d) => d[s]!), fresh[s] === true))
 }
 
 /**
- * Universe, fixed filters and `f` groups of segment `s`. Given the docs of each word
- * (`docs[word][s]`; none when the segment's filters all came recently, see newFilters), filters are
- * evaluated within the docs having every word when those are at most `filterWithinTuning.maxShare`
- * of the universe (query/filter-within.ts): `fixed` and the groups then hold only such docs, enough
- * for the hits and the facets as long as no word is dropped or relaxed (the caller evaluates whole
+ * Universe, fixed filters and `f` groups of one segment, and their docs having every word (`words`:
+ * each word's docs in the segment). When `mayBeWithin` (some filter did not come recently, see
+ * newFilters), filters are evaluated within the docs having every word when those are at most
+ * `filterWithinTuning.maxShare` of the universe (query/filter-within.ts; a filter whose docs are
+ * cached is ANDed with them instead): `fixed` and the groups then hold only such docs, enough for
+ * the hits and the facets as long as no word is dropped or relaxed (the caller evaluates whole
  * filters again for those). Otherwise over the universe, where their docs are cached for the
  * requests that repeat them.
  */
-function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, docs: Bitmap[][], s: number): SegmentRun {
+function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, words: Bitmap[], mayBeWithin: boolean): SegmentRun {
   let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
   if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
   const hidden = seg.hiddenAt(req.nowMs)
   if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
-  if (docs.length > 0 && (must.length > 0 || groups.length > 0)) {
-    const scope = Bitmap.andMany([base, ...docs.map((d) => d[s]!)])
+  // The universe's docs having every word, when made to choose where filters are evaluated.
+  let inWords: Bitmap | null = null
+  if (mayBeWithin && words.length > 0 && (must.length > 0 || groups.length > 0)) {
+    const scope = Bitmap.andMany([base, ...words])
+    inWords = scope
     if (scope.size <= base.size * filterWithinTuning.maxShare) {
-      const cachedFixed = must.length === 0 ? undefined : seg.peekFilter(keys.must)
-      const fixed = must.length === 0 ? scope : cachedFixed !== undefined ? cachedFixed.and(scope) : evalAllWithin(seg.reader, must, scope)
+      // A filter's docs within `set`: its cached docs ∧ the set when a request cached them, else evaluated within it.
+      const within = (key: string, set: Bitmap, evaluate: () => Bitmap): Bitmap => seg.peekFilter(key)?.and(set) ?? evaluate()
+      const fixed = must.length === 0 ? scope : within(keys.must, scope, () => evalAllWithin(seg.reader, must, scope))
       // Each group is evaluated within `fixed`, so their intersection needs no AND with it.
-      const groupBms = groups.map((g) => evalWithin(seg.reader, g.node, fixed))
+      const groupBms = groups.map((g, i) => within(keys.groups[i]!, fixed, () => evalWithin(seg.reader, g.node, fixed)))
       const filtered = groupBms.length === 0 ? fixed : groupBms.length === 1 ? groupBms[0]! : Bitmap.andMany(groupBms)
-      return { seg, fixed, groups: groupBms, filtered, withinWords: true, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
+      return segmentRun(seg, fixed, groupBms, filtered, true, filtered)
     }
   }
   const fixed = must.length === 0
@@ -126,5 +134,11 @@ function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: Le
     : seg.cachedFilter(keys.must, () => evalFilterAll(seg.reader, must, base))
   const groupBms = groups.map((g, i) => seg.cachedFilter(keys.groups[i]!, () => evalFilter(seg.reader, g.node, base)))
   const filtered = groupBms.length === 0 ? fixed : Bitmap.andMany([fixed, ...groupBms])
-  return { seg, fixed, groups: groupBms, filtered, withinWords: false, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
+  // filtered ⊆ base: where the words' docs were intersected above, that intersection serves again.
+  const allWords = words.length === 0 ? filtered : Bitmap.andMany([filtered, ...(inWords === null ? words : [inWords])])
+  return segmentRun(seg, fixed, groupBms, filtered, false, allWords)
+}
+
+function segmentRun(seg: SegmentState, fixed: Bitmap, groups: Bitmap[], filtered: Bitmap, withinWords: boolean, allWords: Bitmap): SegmentRun {
+  return { seg, fixed, groups, filtered, withinWords, allWords, words: [], hits: filtered, text: fixed, docs: null, tiers: null, minWords: 0 }
 }

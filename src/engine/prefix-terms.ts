@@ -21,11 +21,12 @@ export interface PrefixSource {
   df(term: string): number
 }
 
-/** Candidate ords: whole ranges, or a df level's slices of them (index/df-ladder.ts). */
-type Candidates = { ranges: readonly Range[]; lists: null } | { ranges: null; lists: readonly Uint32Array[] }
-
-/** Ords of the `limit` largest raw dfs among the candidates (ties: lower ord), via a size-limit min-heap. */
-function topOrds(df: Uint32Array, candidates: Candidates, limit: number): number[] {
+/**
+ * Ords of the `limit` largest raw dfs among the candidates (ties: lower ord), via a size-limit
+ * min-heap. The candidates are the ords of `lists` (a df level's slices of the ranges,
+ * index/df-ladder.ts) when given, else every ord of `ranges`.
+ */
+function topOrds(df: Uint32Array, ranges: readonly Range[], lists: readonly Uint32Array[] | null, limit: number): number[] {
   const heap: number[] = []
   // Heap order: smaller df first; on equal df the higher ord is the weaker one.
   const weaker = (a: number, b: number) => df[a]! < df[b]! || (df[a] === df[b] && a > b)
@@ -59,8 +60,8 @@ function topOrds(df: Uint32Array, candidates: Candidates, limit: number): number
       down(0)
     }
   }
-  if (candidates.lists !== null) for (const list of candidates.lists) for (let i = 0; i < list.length; i++) offer(list[i]!)
-  else for (const [lo, hi] of candidates.ranges) for (let ord = lo; ord < hi; ord++) offer(ord)
+  if (lists !== null) for (const list of lists) for (let i = 0; i < list.length; i++) offer(list[i]!)
+  else for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) offer(ord)
   return heap
 }
 
@@ -112,13 +113,14 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
   const terms = big.terms()
   const ranges = rangesOf(big, prefixes, exclude)
   const df = big.termDf
+  const enough = ranges.reduce((n, [lo, hi]) => n + hi - lo, 0) >= limit
   // Where a df level holds `limit` of the ranges' terms, the best ones are among that level's.
-  const ladder = big.dfLadder()?.within(ranges, limit) ?? null
+  const ladder = enough ? (big.dfLadder()?.within(ranges, limit) ?? null) : null
   // θ: the smallest exact df among the big segment's `limit` best terms (0 when it has fewer).
   let theta = 0
-  if (ladder !== null || ranges.reduce((n, [lo, hi]) => n + hi - lo, 0) >= limit) {
+  if (enough) {
     theta = Infinity
-    for (const ord of topOrds(df, ladder === null ? { ranges, lists: null } : { ranges: null, lists: ladder.lists }, limit)) theta = Math.min(theta, src.df(terms[ord]!))
+    for (const ord of topOrds(df, ranges, ladder?.lists ?? null, limit)) theta = Math.min(theta, src.df(terms[ord]!))
   }
   // A term's raw df in the other segments: non-zero only for the terms they hold, which are
   // listed here. The bound of every other term is its raw df in the big segment alone. Bounding

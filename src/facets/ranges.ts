@@ -28,7 +28,7 @@
 import { BitmapCursor, CHECKPOINT_MIN_DOCS, countBeforeCost, countBeforePositions, hitExtent, hitsAmong, type FieldReader } from '@/index/index.ts'
 import { bucketOf, dateBuckets, numberBuckets, type Buckets } from './buckets.ts'
 import { normalize, type FacetInput, type FacetValue } from './types.ts'
-import { countLevels, levelExtremes, levelHistogram, LEVELS, valueLevels, type ValueLevels } from './value-levels.ts'
+import { countLevels, levelExtremes, levelHits, type LevelHits } from './value-levels.ts'
 
 export { niceStep } from './buckets.ts'
 
@@ -67,8 +67,8 @@ interface Source {
   walk: boolean
   lo: number
   hi: number
-  /** Read by levels: the column's levels, the hits' docs, their histogram and each one's level. */
-  levels: { levels: ValueLevels; docs: Uint32Array; hist: Uint32Array; hitLevels: Uint8Array } | null
+  /** Read by levels: the hits' docs, each one's level and their histogram. */
+  levels: LevelHits | null
 }
 
 const cursor = new BitmapCursor()
@@ -213,9 +213,7 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   let max = -Infinity
   for (const src of sources) {
     if (src.levels !== null) {
-      const { levels, docs, hist, hitLevels } = src.levels
-      levelHistogram(levels, docs, docs.length, hist, hitLevels)
-      const extremes = levelExtremes(src.values.col, docs, docs.length, hist, hitLevels)
+      const extremes = levelExtremes(src.levels)
       if (extremes !== null) {
         min = Math.min(min, extremes.min)
         max = Math.max(max, extremes.max)
@@ -244,8 +242,7 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
   const counts = new Uint32Array(buckets.count)
   for (const src of sources) {
     if (src.levels !== null) {
-      const { levels, docs, hist, hitLevels } = src.levels
-      countLevels(levels, src.values.col, docs, docs.length, hist, hitLevels, buckets, counts)
+      countLevels(src.levels, buckets, counts)
       continue
     }
     if (!src.walk || src.lo > src.hi) continue
@@ -263,8 +260,8 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
 const levelDocs: Uint32Array[] = []
 const levelBytes: Uint8Array[] = []
 
-/** A source's state for reading by levels: the input's docs (decoded into buffer `slot` when it has none) and scratch. */
-function levelPass(values: Values, input: FacetInput, slot: number): NonNullable<Source['levels']> {
+/** A source's hits read by levels (their histogram pass): the input's docs, decoded into buffer `slot` when it has none. */
+function levelPass(values: Values, input: FacetInput, slot: number): LevelHits {
   const n = input.hits.size
   let docs = input.docs
   if (docs === undefined) {
@@ -273,7 +270,7 @@ function levelPass(values: Values, input: FacetInput, slot: number): NonNullable
     input.hits.fillArray(docs)
   }
   if ((levelBytes[slot]?.length ?? 0) < n) levelBytes[slot] = new Uint8Array(Math.max(n, 2 * (levelBytes[slot]?.length ?? 0)))
-  return { levels: valueLevels(values.col, values.order!), docs, hist: new Uint32Array(LEVELS + 1), hitLevels: levelBytes[slot]! }
+  return levelHits(values.col, values.order!, docs, levelBytes[slot]!)
 }
 
 function clearBits(src: Source): void {

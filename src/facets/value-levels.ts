@@ -33,7 +33,7 @@ export interface ValueLevels {
 const cache = new WeakMap<Uint32Array, ValueLevels>()
 
 /** The levels of the column `col` whose value order (docs with a value, by value) is `order`. */
-export function valueLevels(col: Float64Array, order: Uint32Array): ValueLevels {
+function valueLevels(col: Float64Array, order: Uint32Array): ValueLevels {
   let levels = cache.get(order)
   if (levels === undefined) {
     const n = order.length
@@ -57,22 +57,36 @@ export function valueLevels(col: Float64Array, order: Uint32Array): ValueLevels 
   return levels
 }
 
+/** One segment's hits read by levels: the column and its levels, the hits' docs, each hit's level and the hits per level. */
+export interface LevelHits {
+  readonly col: Float64Array
+  readonly levels: ValueLevels
+  readonly docs: Uint32Array
+  /** Level of docs[i] at i (may be longer than docs): the later passes scan these bytes in order instead of looking each doc up again. */
+  readonly hitLevels: Uint8Array
+  /** hist[l]: docs at level l (LEVELS + 1 entries: the last counts docs without a value). */
+  readonly hist: Uint32Array
+}
+
 /**
- * hist[l] += docs[0, n) at level l (hist has LEVELS + 1 entries: the last counts docs without a
- * value), and each doc's level into hitLevels[i]: the later passes scan those bytes in order
- * instead of looking each doc up again.
+ * The histogram pass over `docs` (hits of the column `col` whose value order is `order`): each
+ * doc's level into `hitLevels` (at least docs.length bytes, overwritten) and the docs per level.
  */
-export function levelHistogram(levels: ValueLevels, docs: Uint32Array, n: number, hist: Uint32Array, hitLevels: Uint8Array): void {
+export function levelHits(col: Float64Array, order: Uint32Array, docs: Uint32Array, hitLevels: Uint8Array): LevelHits {
+  const levels = valueLevels(col, order)
   const level = levels.level
-  for (let i = 0; i < n; i++) {
+  const hist = new Uint32Array(LEVELS + 1)
+  for (let i = 0; i < docs.length; i++) {
     const l = level[docs[i]!]!
     hitLevels[i] = l
     hist[l]!++
   }
+  return { col, levels, docs, hitLevels, hist }
 }
 
-/** The lowest and highest value among docs[0, n), given their histogram and levels; null when none has a value. */
-export function levelExtremes(col: Float64Array, docs: Uint32Array, n: number, hist: Uint32Array, hitLevels: Uint8Array): { min: number; max: number } | null {
+/** The lowest and highest value among the hits; null when none has a value. */
+export function levelExtremes(hits: LevelHits): { min: number; max: number } | null {
+  const { col, docs, hist, hitLevels } = hits
   let low = 0
   while (low < LEVELS && hist[low] === 0) low++
   if (low === LEVELS) return null
@@ -80,7 +94,7 @@ export function levelExtremes(col: Float64Array, docs: Uint32Array, n: number, h
   while (hist[high] === 0) high--
   let min = Infinity
   let max = -Infinity
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < docs.length; i++) {
     const l = hitLevels[i]!
     if (l !== low && l !== high) continue
     const v = col[docs[i]!]!
@@ -93,9 +107,10 @@ export function levelExtremes(col: Float64Array, docs: Uint32Array, n: number, h
 /** Per level: the bucket of every value in it, or -1 when a bucket edge falls inside it (or no hit is in it). */
 const levelBucket = new Int32Array(LEVELS)
 
-/** Adds docs[0, n) (with histogram `hist` and levels `hitLevels`) per bucket to `counts`. */
-export function countLevels(levels: ValueLevels, col: Float64Array, docs: Uint32Array, n: number, hist: Uint32Array, hitLevels: Uint8Array, buckets: Buckets, counts: Uint32Array): void {
-  const { firstValue, lastValue } = levels
+/** Adds the hits per bucket to `counts`. */
+export function countLevels(hits: LevelHits, buckets: Buckets, counts: Uint32Array): void {
+  const { col, docs, hist, hitLevels } = hits
+  const { firstValue, lastValue } = hits.levels
   let straddled = false
   for (let l = 0; l < LEVELS; l++) {
     levelBucket[l] = -1
@@ -109,7 +124,7 @@ export function countLevels(levels: ValueLevels, col: Float64Array, docs: Uint32
     } else straddled = true
   }
   if (!straddled) return
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < docs.length; i++) {
     const l = hitLevels[i]!
     if (l !== NO_LEVEL && levelBucket[l] === -1) counts[bucketOf(buckets, col[docs[i]!]!)]!++
   }

@@ -11,6 +11,7 @@
  * in that level. By alive df it may not be (deleted docs): prefix-terms.ts reads the ranges whole
  * when its threshold, an alive df, is below the level's df.
  */
+import { lowerBoundU32 } from '@/shared/sorted-search.ts'
 
 /** The lowest level's df; each level doubles it. */
 const FIRST_LEVEL_DF = 4
@@ -62,8 +63,8 @@ export class DfLadder {
       const lists: Uint32Array[] = []
       let n = 0
       for (const [lo, hi] of ranges) {
-        const a = lowerBound(ords, lo)
-        const b = lowerBound(ords, hi, a)
+        const a = lowerBoundU32(ords, lo)
+        const b = lowerBoundU32(ords, hi, a)
         if (b > a) {
           lists.push(ords.subarray(a, b))
           n += b - a
@@ -73,15 +74,4 @@ export class DfLadder {
     }
     return null
   }
-}
-
-/** Index of the first entry >= `key` in the ascending `ords`, from `lo`. */
-function lowerBound(ords: Uint32Array, key: number, lo = 0): number {
-  let hi = ords.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (ords[mid]! < key) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

@@ -6,7 +6,7 @@
  * (src/workers/indexer.worker.ts) but has no thread code of its own, so tests can drive it directly.
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { ReadStore } from '../store/index.ts'
 import { writeSnapshot, type IndexSnapshot } from '../store/snapshot/index.ts'
 import { loadSnapshot, rebuildFromStore, snapshotDir, snapshotPath, type LoadLog } from './load.ts'
@@ -240,7 +240,7 @@ export class Indexer {
         index.dirty = false
         const path = snapshotPath(this.options.dataDir, index.trackerId)
         try {
-          mkdirSync(dirname(path), { recursive: true })
+          mkdirSync(snapshotDir(this.options.dataDir), { recursive: true })
           const t0 = performance.now()
           const bytes = await this.write(path, {
             trackerId: index.trackerId,

@@ -86,14 +86,15 @@ function scanOrSlice(f: FieldReader, column: 'num' | 'date', lo: number, hi: num
   return column === 'num' ? scanRange(col, f.numMultiOffsets, f.numMultiValues, lo, hi) : scanRange(col, f.dateMultiOffsets, f.dateMultiValues, lo, hi)
 }
 
+/** v in [lo, hi]: bounds closed, a NaN bound open (no comparison with NaN holds), a NaN value never. */
 function inRange(v: number, lo: number, hi: number): boolean {
   return !(v < lo) && !(v > hi) && !Number.isNaN(v)
 }
 
 /**
- * Whether doc `d` has a value in [lo, hi] (bounds closed; a NaN value is none): any of its values
- * for a multi-valued column (`offs`/`vals`), else `col[d]`. Shared by the scan here and the doc by
- * doc test of filter-within.ts.
+ * Whether doc `d` has a value in [lo, hi] (see inRange: NaN bounds open, a NaN value is none): any
+ * of its values for a multi-valued column (`offs`/`vals`), else `col[d]`. Shared by the scan here
+ * and the doc by doc test of filter-within.ts.
  */
 export function hasValueIn(col: Float64Array, offs: Uint32Array | null, vals: Float64Array | null, d: number, lo: number, hi: number): boolean {
   if (offs === null || vals === null) return inRange(col[d]!, lo, hi)
@@ -107,9 +108,7 @@ function scanRange(col: Float64Array, offs: Uint32Array | null, vals: Float64Arr
   if (scanScratch.length < n) scanScratch = new Uint32Array(n)
   const out = scanScratch
   let count = 0
-  const l = Number.isNaN(lo) ? -Infinity : lo
-  const h = Number.isNaN(hi) ? Infinity : hi
-  for (let d = 0; d < n; d++) if (hasValueIn(col, offs, vals, d, l, h)) out[count++] = d
+  for (let d = 0; d < n; d++) if (hasValueIn(col, offs, vals, d, lo, hi)) out[count++] = d
   return Bitmap.fromSorted(out.subarray(0, count))
 }
 

@@ -83,7 +83,7 @@ function leafWithin(seg: SegmentReader, leaf: LeafPlan, scope: Bitmap): Bitmap {
 function rangeWithin(f: FieldReader, column: 'num' | 'date', lo: number, hi: number, scope: Bitmap): Bitmap {
   const col = column === 'num' ? f.num : f.date
   if (col === null) return Bitmap.empty()
-  const order = column === 'num' ? f.numOrder : f.dateOrder
+  // Null for a single-valued column (the one with a value order, which evalRange slices).
   const offs = column === 'num' ? f.numMultiOffsets : f.dateMultiOffsets
   const vals = column === 'num' ? f.numMultiValues : f.dateMultiValues
   const n = scope.size
@@ -93,11 +93,7 @@ function rangeWithin(f: FieldReader, column: 'num' | 'date', lo: number, hi: num
   }
   const docs = docsScratch.subarray(0, n)
   scope.fillArray(docs)
-  const l = Number.isNaN(lo) ? -Infinity : lo
-  const h = Number.isNaN(hi) ? Infinity : hi
-  // A column with a value order is single-valued (evalRange slices the order, reading no CSR).
-  const multiOffs = order === null ? offs : null
   let m = 0
-  for (let i = 0; i < n; i++) if (hasValueIn(col, multiOffs, vals, docs[i]!, l, h)) passScratch[m++] = docs[i]!
+  for (let i = 0; i < n; i++) if (hasValueIn(col, offs, vals, docs[i]!, lo, hi)) passScratch[m++] = docs[i]!
   return m === n ? scope : Bitmap.fromSorted(passScratch.subarray(0, m))
 }

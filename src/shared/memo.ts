@@ -26,6 +26,11 @@ export function cachedPerOwner<O extends object, V>(caches: WeakMap<O, LruMap<st
     cache = new LruMap()
     caches.set(owner, cache)
   }
+  return cachedLru(cache, max, key, compute)
+}
+
+/** The value of `key` in a cache of at most `max` entries (least recently used dropped), computed and kept on a miss. */
+export function cachedLru<K, V>(cache: LruMap<K, V>, max: number, key: K, compute: () => V): V {
   let value = cache.get(key)
   if (value !== undefined) return value
   value = compute()

@@ -53,6 +53,8 @@ export function openStore(options: { dataDir: string; synchronous: 'FULL' | 'NOR
 
 /** A read-only connection for another thread (indexer, search workers): no migrations, no writes. */
 export interface ReadStore {
+  /** The store of record's file (what the indexer thread's PagePrewarm keeps in memory). */
+  path: string
   trackers: TrackerStore
   catalog: CatalogStore
   close(): void
@@ -67,10 +69,8 @@ export interface ReadStore {
  */
 export const READ_MMAP_BYTES = 2 ** 31 - 2 ** 16
 
-/** The store of record's file in a data dir (what PagePrewarm keeps in memory). */
-export const catalogStorePath = (dataDir: string): string => join(dataDir, DATABASE_FILE)
-
 export function openReadStore(dataDir: string, options: { mmap?: boolean } = {}): ReadStore {
-  const db = openDatabase(join(dataDir, DATABASE_FILE), { synchronous: 'NORMAL', readonly: true, mmapBytes: options.mmap ? READ_MMAP_BYTES : 0 })
-  return { trackers: new TrackerStore(db), catalog: new CatalogStore(db), close: () => db.close() }
+  const path = join(dataDir, DATABASE_FILE)
+  const db = openDatabase(path, { synchronous: 'NORMAL', readonly: true, mmapBytes: options.mmap ? READ_MMAP_BYTES : 0 })
+  return { path, trackers: new TrackerStore(db), catalog: new CatalogStore(db), close: () => db.close() }
 }

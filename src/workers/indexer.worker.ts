@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { Indexer } from '../indexer/indexer.ts'
 import { SnapshotThread } from '../indexer/snapshot-thread.ts'
 import type { IndexerCommand, IndexerEvent, IndexerOptions } from '../indexer/protocol.ts'
-import { catalogStorePath, openReadStore, PagePrewarm, type PrewarmPass } from '../store/index.ts'
+import { openReadStore, PagePrewarm, type PrewarmPass } from '../store/index.ts'
 
 const port = parentPort!
 const emit = (event: IndexerEvent) => port.postMessage(event)
@@ -17,9 +17,9 @@ const PREWARM_INTERVAL_MS = 60_000
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10
 
 /** Starts keeping the store's pages in memory (this thread is idle between change-log passes). */
-function prewarmStore(dataDir: string, maxBytes: number): PagePrewarm | null {
+function prewarmStore(path: string, maxBytes: number): PagePrewarm | null {
   if (maxBytes <= 0) return null
-  const prewarm = new PagePrewarm(catalogStorePath(dataDir), { maxBytes })
+  const prewarm = new PagePrewarm(path, { maxBytes })
   let hasWarmed = false
   let skipped = false
   prewarm.start(PREWARM_INTERVAL_MS, (pass: PrewarmPass) => {
@@ -56,7 +56,7 @@ try {
   })
   indexer.start()
   // After ready: a restart is as fast as before, and the pages follow in the background.
-  prewarm = prewarmStore(options.dataDir, options.prewarmMaxBytes)
+  prewarm = prewarmStore(store.path, options.prewarmMaxBytes)
 } catch (error) {
   emit({ kind: 'fatal', message: String((error as Error)?.stack ?? error) })
 }

@@ -98,7 +98,7 @@ describe('NDCG target from the newest relevance JSON', () => {
     expect(readRelevance(join(dir, 'nothing-here'))).toBeNull()
     // The report names the relevance run's commit, and says when it is not the compare run's.
     const speed = speedTargets(RUNS, ['gen-10k', 'gen-100k'])
-    const report = (commit: string) => renderCompareReport(RESULTS, { targets: { ...speed, ndcg: ndcgTargets(read.scores), relevanceFile: read.file, relevanceRun: { commit, date: read.date } }, charts: [] })
+    const report = (commit: string) => renderCompareReport(RESULTS, { targets: { ...speed, ndcg: ndcgTargets(read.scores), relevance: { ...read, commit } }, charts: [] })
     expect(report('abc1234')).toContain('From bench/results/relevance-2026-11-21.json (bench:relevance at commit abc1234, 2026-11-21):')
     expect(report(read.commit!)).toContain("From bench/results/relevance-2026-11-21.json (bench:relevance at commit def5678, 2026-11-21, not this run's abc1234):")
   })
@@ -106,7 +106,7 @@ describe('NDCG target from the newest relevance JSON', () => {
 
 describe('the Markdown report', () => {
   const t = speedTargets(RUNS, ['gen-10k', 'gen-100k'])
-  const md = renderCompareReport(RESULTS, { targets: { ...t, ndcg: null, relevanceFile: null }, charts: [{ file: 'charts/memory.svg', title: 'Memory' }] })
+  const md = renderCompareReport(RESULTS, { targets: { ...t, ndcg: null, relevance: null }, charts: [{ file: 'charts/memory.svg', title: 'Memory' }] })
 
   test('every figure carries Sift ÷ engine and sift-http ÷ engine from the same run', () => {
     // one-word p50: sift 0.5 / fastpeer 0.25 = 2×, sift-http 1.5 / 0.25 = 6×.

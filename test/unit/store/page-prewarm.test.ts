@@ -8,6 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeF
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStore, PagePrewarm, type PrewarmPass } from '@/store/index.ts'
+import { until } from '../../support/poll.ts'
 
 const MB = 2 ** 20
 let dir: string
@@ -110,8 +111,7 @@ describe('PagePrewarm', () => {
     prewarm = new PagePrewarm(path, { maxBytes: 64 * MB })
     const passes: PrewarmPass[] = []
     prewarm.start(20, (pass) => passes.push(pass))
-    const deadline = Date.now() + 5_000
-    while (passes.length < 3 && Date.now() < deadline) await Bun.sleep(10)
+    await until(async () => passes.length >= 3)
     expect(passes.length).toBeGreaterThanOrEqual(3)
     expect(passes.every((p) => p.touchedBytes === MB)).toBe(true)
     await prewarm.stop()
