@@ -8,12 +8,12 @@
 //   search-path.profile.ts; the keystrokes of the HTTP bench, same seed, same warm-up).
 // Notes: a diagnostic for a change's effect, not a target. Each side holds its own index copy (two
 //   snapshot loads: ~2 GB at 1M objects) and its own per-thread caches. BENCH_ONLY=<q> for one
-//   keystroke; BENCH_ROUNDS (3), the first round being the cold one. Each side opens its store
+//   keystroke, BENCH_QUERIES=<q>,<q>,... for a list of texts typed elsewhere; BENCH_ROUNDS (3), the first round being the cold one. Each side opens its store
 //   without mmap; the server's search workers open it with mmap (src/workers/search.worker.ts).
 // Run: git worktree add --detach /tmp/ab-base <commit before the change> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/autocomplete-ab.profile.ts
 import { join, resolve } from 'node:path'
-import { keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
+import { autocompleteRequest, keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
 import { pairedRound, type Run } from '../support/ab-pair.ts'
 import { median, stats } from '../support/stats.ts'
@@ -54,7 +54,9 @@ async function side(root: string): Promise<{ warm: () => void; task: (path: stri
 const vocabulary = await Bun.file(join(dataDir, 'vocabulary.json')).json()
 const queries = typedQueries(vocabulary, Number(env.BENCH_AC_QUERIES ?? 20), SEED)
 const all = keystrokes(queries)
-const measured = env.BENCH_ONLY === undefined ? all : all.filter((k) => k.q === env.BENCH_ONLY)
+// BENCH_QUERIES=<q>,<q>,...: these texts instead of the bench's keystrokes (each one request).
+const listed = env.BENCH_QUERIES?.split(',').map((q) => ({ q, request: autocompleteRequest(q) }))
+const measured = listed ?? (env.BENCH_ONLY === undefined ? all : all.filter((k) => k.q === env.BENCH_ONLY))
 const warmup = warmupKeystrokes(vocabulary, queries, queries.length, SEED + 1)
 
 const sides = [await side(resolve(baseRoot)), await side(resolve(import.meta.dir, '../..'))]

@@ -52,6 +52,20 @@ const MIN_EXPANSIONS_WITH_OTHER_WORDS = 8
 const THETA_EVERY = 64
 /** A raise that does not lift θ doubles the docs a doc-order walk or probe takes before the next one (up to this; kept across terms). */
 const THETA_EVERY_MAX = 4096
+/**
+ * Stretches of an impact prefix walked between two raises of θ at most: a raise that lifts nothing
+ * doubles the count, up to this. Raising after every stretch scored ~500 docs × 64 expansions for a
+ * common word and a one-letter prefix ("pulse m": 540 raises); never waiting longer than 8 stretches
+ * kept θ from falling behind (64 let "pro m" end with 16× the candidates).
+ */
+const STRETCHES_EVERY_MAX = 8
+/**
+ * A raise whose best exact score is below this share of the best bound among its docs does not
+ * count as lifting nothing: bounds that far off (an unavailable product halved) say the next docs
+ * may score nearer theirs. Bounds that only lacked the phrase bonus (1.1 against 1.375 of two
+ * words) held.
+ */
+const BOUND_HELD = 0.75
 /** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest). */
 export const PROBE_MAX_SHARE = 1 / 8
 /** A probe (a rank lookup in the term's docs) costs about this many postings of a walk. */
@@ -226,14 +240,19 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const exact = new BestDocs(k)
   let theta = ctx.threshold
   let maxAddress = -1
-  const raiseTheta = (docs: readonly number[]): void => {
-    const fresh = Uint32Array.from(docs.filter((d) => !scored.has(d))).sort()
-    if (fresh.length === 0) return
+  /** Scores `docs` exactly into θ; returns the best of their exact scores (-Infinity when all were scored before). */
+  const raiseTheta = (docs: readonly number[]): number => {
+    // A doc walked in an expansion's impact prefix and again in its doc-order walk can be among
+    // the promising docs twice when no raise came between.
+    const fresh = sortUnique(Uint32Array.from(docs.filter((d) => !scored.has(d))))
+    if (fresh.length === 0) return -Infinity
     const out = new Float64Array(fresh.length)
     ctx.exactScores(fresh, out)
+    let top = -Infinity
     for (let i = 0; i < fresh.length; i++) {
       scored.add(fresh[i]!)
       exact.push(out[i]!, fresh[i]!)
+      if (out[i]! > top) top = out[i]!
     }
     // A doc tied with θ is behind the k docs when its address is above every one tied with θ
     // among them: a tie scored at a lower address lowers that bar.
@@ -241,6 +260,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
       theta = exact.min()
       maxAddress = exact.lastDoc()
     } else if (exact.min() === theta && maxAddress >= 0 && exact.lastDoc() < maxAddress) maxAddress = exact.lastDoc()
+    return top
   }
   /** True when a doc bounded by `ub` cannot reach the window (k docs score ≥ θ, ties by address). */
   const cut = (ub: number, doc: number): boolean => {
@@ -258,20 +278,31 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
    */
   const promising = (): number[] => {
     const docs = best.docs.filter((doc, i) => !cut((best.scores[i]! + others) * C, doc))
+    // The highest bound among them (best is sorted by bound, highest first).
+    promisedBound = docs.length === 0 ? -Infinity : (best.scores[best.docs.indexOf(docs[0]!)]! + others) * C
     best.reset()
     return docs
   }
+  let promisedBound = -Infinity
   // Within a doc-order walk or probe θ is raised every `raiseEvery` docs taken; a raise that lifts
   // nothing (θ and its bar of addresses stay) doubles that, since exact scoring costs a lookup per
-  // expansion. A stretch of an impact prefix raises after each 64 postings (its stop needs θ).
+  // expansion. A stretch of an impact prefix (64 postings) raises on the same doubling, counted in stretches.
   let raiseEvery = THETA_EVERY
   let sinceRaise = 0
-  const raise = (): void => {
+  let stretchEvery = 1
+  let stretchesSince = 0
+  /**
+   * Raises θ from the promising docs. Returns true when the next raise should not wait: θ or its bar
+   * of addresses moved, or the best bound fell well short of its exact score (BOUND_HELD).
+   */
+  const raise = (): boolean => {
     const before = theta
     const bar = maxAddress
-    raiseTheta(promising())
+    const top = raiseTheta(promising())
     sinceRaise = 0
-    raiseEvery = theta !== before || maxAddress !== bar ? THETA_EVERY : Math.min(raiseEvery * 2, THETA_EVERY_MAX)
+    const lifted = theta !== before || maxAddress !== bar
+    raiseEvery = lifted ? THETA_EVERY : Math.min(raiseEvery * 2, THETA_EVERY_MAX)
+    return lifted || top < promisedBound * BOUND_HELD
   }
   /** Takes the walk's `got` scored docs as candidates where they can reach the window. */
   const take = (got: number): void => {
@@ -335,7 +366,13 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
         }
         if (!kept) break
         take(walker.walkPrefix(t, prefix, at, THETA_EVERY))
-        raise()
+        // Each stretch's stop test needs θ, but a raise costs a lookup per expansion for each doc
+        // it scores: one that lifted nothing, its bounds holding, waits twice as many stretches before the next.
+        if (++stretchesSince >= stretchEvery) {
+          const again = raise()
+          stretchesSince = 0
+          stretchEvery = again ? 1 : Math.min(stretchEvery * 2, STRETCHES_EVERY_MAX)
+        }
       }
     }
     if (!walked && !probed(t, tail)) take(walker.walk(t))
