@@ -170,12 +170,12 @@ export function containerFill(c: Container, high: number, out: Uint32Array, offs
   if (c.kind === KIND_BITSET) {
     const words = c.words
     for (let i = 0; i < BITSET_WORDS; i++) {
-      let w = words[i]!
+      // As an int32: see wordsToArray (convert.ts).
+      let w = words[i]! | 0
       const base = high | (i << 5)
       while (w !== 0) {
-        const t = w & -w
-        out[k++] = base | (31 - Math.clz32(t))
-        w ^= t
+        out[k++] = base | (31 - Math.clz32(w & -w))
+        w &= w - 1
       }
     }
     return k
@@ -197,11 +197,10 @@ export function containerForEach(c: Container, base: number, fn: (id: number) =>
   }
   if (c.kind === KIND_BITSET) {
     for (let i = 0; i < BITSET_WORDS; i++) {
-      let w = c.words[i]!
+      let w = c.words[i]! | 0
       while (w !== 0) {
-        const t = w & -w
-        fn(base + (i << 5) + 31 - Math.clz32(t))
-        w ^= t
+        fn(base + (i << 5) + 31 - Math.clz32(w & -w))
+        w &= w - 1
       }
     }
     return

@@ -53,18 +53,22 @@ export function arrayToBitset(a: ArrayContainer): BitsetContainer {
   return new BitsetContainer(words, a.card)
 }
 
-/** Extracts the set bits of `words` (exactly `card` of them) into a new array container. */
+/**
+ * Extracts the set bits of `words` (exactly `card` of them) into a new array container. A word is
+ * read as an int32 (`| 0`): read from a Uint32Array, a word with its top bit set is a double to JSC,
+ * and every bit operation on it took the slow path (×2.7–3.4 for the whole extraction at 3–6% density).
+ */
 export function wordsToArray(words: Uint32Array, card: number): ArrayContainer {
   const values = new Uint16Array(card)
   let k = 0
   for (let i = 0; i < BITSET_WORDS; i++) {
-    let w = words[i]!
-    const base = i << 5
-    while (w !== 0) {
-      const t = w & -w
-      values[k++] = base + 31 - Math.clz32(t)
-      w ^= t
-    }
+    let w = words[i]! | 0
+    if (w === 0) continue
+    const base = (i << 5) + 31
+    do {
+      values[k++] = base - Math.clz32(w & -w)
+      w &= w - 1
+    } while (w !== 0)
   }
   return new ArrayContainer(values, card)
 }
@@ -211,12 +215,12 @@ export function partsFromDenseWords(words: Uint32Array): { keys: number[]; conta
     const values = new Uint16Array(card)
     let k = 0
     for (let i = from; i < to; i++) {
-      let w = words[i]!
-      const base = (i - from) << 5
+      // As an int32: see wordsToArray.
+      let w = words[i]! | 0
+      const base = ((i - from) << 5) + 31
       while (w !== 0) {
-        const t = w & -w
-        values[k++] = base + 31 - Math.clz32(t)
-        w ^= t
+        values[k++] = base - Math.clz32(w & -w)
+        w &= w - 1
       }
     }
     containers.push(new ArrayContainer(values, card))

@@ -73,7 +73,7 @@ export class BitmapCursor {
       this.card = c.card
     } else if (c.kind === KIND_BITSET) {
       this.words = c.words
-      this.word = c.words[0]!
+      this.word = c.words[0]! | 0
     } else {
       this.runs = c.runs
       this.nRuns = c.nRuns
@@ -90,11 +90,11 @@ export class BitmapCursor {
         if (this.pos < this.card) return this.base + this.values[this.pos++]!
       } else if (kind === KIND_BITSET) {
         let w = this.word
-        while (w === 0 && this.pos < BITSET_WORDS - 1) w = this.words[++this.pos]!
+        // As an int32: see wordsToArray (convert.ts).
+        while (w === 0 && this.pos < BITSET_WORDS - 1) w = this.words[++this.pos]! | 0
         if (w !== 0) {
-          const t = w & -w
-          this.word = w ^ t
-          return this.base + (this.pos << 5) + 31 - Math.clz32(t)
+          this.word = w & (w - 1)
+          return this.base + (this.pos << 5) + 31 - Math.clz32(w & -w)
         }
         this.word = 0
       } else if (kind === -1) {
@@ -196,12 +196,11 @@ export class BitmapCursor {
         const base = this.base
         for (;;) {
           while (w !== 0 && k < capacity) {
-            const t = w & -w
-            out[k++] = base + (p << 5) + 31 - Math.clz32(t)
-            w ^= t
+            out[k++] = base + (p << 5) + 31 - Math.clz32(w & -w)
+            w &= w - 1
           }
           if (k === capacity || p === BITSET_WORDS - 1) break
-          w = words[++p]!
+          w = words[++p]! | 0
         }
         this.word = w
         this.pos = p
