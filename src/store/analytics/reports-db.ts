@@ -14,6 +14,7 @@ import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import { eventsPast, migrateComponent, rowToEvent, type Database, type SeqEvent } from './analytics-db.ts'
 import { PAIR_SELF_ROWS_MIGRATION, storedContribution, summaryContribution } from './filter-users.ts'
 import { DIMS_BACKFILL_MIGRATION, DIMS_MIGRATION, QUERY_INDEXES_MIGRATION, ReportDims } from './reports-dims.ts'
+import { DayTotals } from './day-totals.ts'
 import { SessionReplacer, type StoredSessionRow as SessionRow } from './session-replace.ts'
 
 /** The rollup's cursor: the last event seq it has processed (read by the rollup and by the check for pending events). */
@@ -106,8 +107,7 @@ export class ReportsDb {
   private readonly qInsertItem
   private readonly qInsertFilter
   private readonly qInsertContext
-  private readonly qAddDay
-  private readonly qAddQueryDay
+  private readonly totals: DayTotals
   private readonly qLink
   private readonly qDeletes
   private readonly qLinkOf
@@ -137,24 +137,14 @@ export class ReportsDb {
     this.qInsertItem = db.query('INSERT INTO rp_session_items (session_id, tracker_id, day, query, item_id, clicks, conversions) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.qInsertFilter = db.query('INSERT INTO rp_session_filters (session_id, tracker_id, day, name, value) VALUES (?, ?, ?, ?, ?)')
     this.qInsertContext = db.query('INSERT INTO rp_session_contexts (session_id, tracker_id, day, ctx) VALUES (?, ?, ?, ?)')
-    this.qAddDay = db.query(
-      `INSERT INTO rp_day (tracker_id, day, sessions, used_search, search_converted, not_used_converted, searches, no_results, clicked)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (tracker_id, day) DO UPDATE SET sessions = sessions + excluded.sessions, used_search = used_search + excluded.used_search,
-         search_converted = search_converted + excluded.search_converted, not_used_converted = not_used_converted + excluded.not_used_converted,
-         searches = searches + excluded.searches, no_results = no_results + excluded.no_results, clicked = clicked + excluded.clicked`,
-    )
-    this.qAddQueryDay = db.query(
-      `INSERT INTO rp_query_day (tracker_id, day, query, searches, no_results) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (tracker_id, day, query) DO UPDATE SET searches = searches + excluded.searches, no_results = no_results + excluded.no_results`,
-    )
+    this.totals = new DayTotals(db)
     this.qLink = db.query(
       `INSERT INTO rp_client_links (tracker_id, client_id, customer_id, at) VALUES (?, ?, ?, ?)
        ON CONFLICT (tracker_id, client_id) DO UPDATE SET customer_id = excluded.customer_id, at = excluded.at
        WHERE excluded.at < at OR (excluded.at = at AND excluded.customer_id < customer_id)`,
     )
     this.replacer = new SessionReplacer(db, this.dims, {
-      session: this.qSession, addDay: this.qAddDay, addQueryDay: this.qAddQueryDay,
+      session: this.qSession, totals: this.totals,
       insertQuery: this.qInsertQuery, insertItem: this.qInsertItem, insertFilter: this.qInsertFilter, insertContext: this.qInsertContext,
     })
     this.qDeletes = ['rp_session_queries', 'rp_session_items', 'rp_session_filters', 'rp_session_contexts', 'rp_sessions'].map((table) =>
@@ -172,12 +162,15 @@ export class ReportsDb {
     try {
       return this.db.transaction(() => {
         const result = work()
-        // Filter-user changes are netted over the whole transaction and written here (filter-users.ts).
+        // The day totals and the filter-user changes are netted over the whole transaction and
+        // written here (day-totals.ts, filter-users.ts).
+        this.totals.flush()
         this.dims.users.settle()
         return result
       }).immediate()
     } catch (error) {
       // Rolled back: changes netted inside it must not reach the next transaction.
+      this.totals.discard()
       this.dims.users.discard()
       throw error
     }
@@ -213,9 +206,9 @@ export class ReportsDb {
     const row = this.qSession.get(id) as SessionRow | null
     if (row === null) return
     const converted = row.converted === 1
-    if (row.anonymous === 0) this.qAddDay.run(row.tracker_id, row.day, -1, -row.used_search, row.used_search && converted ? -1 : 0, !row.used_search && converted ? -1 : 0, -row.searches, -row.no_results, -row.clicked)
+    if (row.anonymous === 0) this.totals.addDay(row.tracker_id, row.day, -1, -row.used_search, row.used_search && converted ? -1 : 0, !row.used_search && converted ? -1 : 0, -row.searches, -row.no_results, -row.clicked)
     const queries = this.qSessionQueries.all(id) as { query: string; searches: number; noResults: number }[]
-    for (const q of queries) this.qAddQueryDay.run(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
+    for (const q of queries) this.totals.addQueryDay(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
     if (row.anonymous === 0) {
       const totals = { usedSearch: row.used_search === 1, converted, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries: queries.map((q) => ({ ...q, clicks: 0, conversions: 0 })) }
       this.dims.remove(storedContribution(this.db, row), totals)
@@ -236,14 +229,14 @@ export class ReportsDb {
     if (anonymous) {
       for (const q of s.queries) {
         this.qInsertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, 0, 0)
-        this.qAddQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
+        this.totals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
       }
       return id
     }
-    this.qAddDay.run(s.trackerId, s.day, 1, s.usedSearch ? 1 : 0, s.usedSearch && s.converted ? 1 : 0, !s.usedSearch && s.converted ? 1 : 0, s.searches, s.noResults, s.clicked)
+    this.totals.addDay(s.trackerId, s.day, 1, s.usedSearch ? 1 : 0, s.usedSearch && s.converted ? 1 : 0, !s.usedSearch && s.converted ? 1 : 0, s.searches, s.noResults, s.clicked)
     for (const q of s.queries) {
       this.qInsertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, q.clicks, q.conversions)
-      this.qAddQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
+      this.totals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
     }
     for (const item of s.items) this.qInsertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
     for (const [name, value] of s.filters) this.qInsertFilter.run(id, s.trackerId, s.day, name, value)

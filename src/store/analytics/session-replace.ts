@@ -13,6 +13,7 @@ import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'
 import { dayTotalsChanged, type ReportDims, type StoredSession, type TotalsDelta } from './reports-dims.ts'
 import { contributionOf, pairId, samePairs, summaryContribution } from './filter-users.ts'
+import type { DayTotals } from './day-totals.ts'
 
 type Statement = ReturnType<Database['query']>
 
@@ -23,8 +24,8 @@ export type StoredSessionRow = StoredSession & { customer_id: string | null; ano
 export interface SharedStatements {
   /** Reads a StoredSessionRow by id. */
   session: Statement
-  addDay: Statement
-  addQueryDay: Statement
+  /** The running totals, netted per transaction. */
+  totals: DayTotals
   insertQuery: Statement
   insertItem: Statement
   insertFilter: Statement
@@ -134,8 +135,8 @@ export class SessionReplacer {
       clicked: s.clicked - row.clicked,
       queries: this.replaceQueries(id, s, stored.queries),
     }
-    if (dayTotalsChanged(delta)) this.shared.addDay.run(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
-    for (const q of delta.queries) this.shared.addQueryDay.run(s.trackerId, s.day, q.query, q.searches, q.noResults)
+    if (dayTotalsChanged(delta)) this.shared.totals.addDay(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
+    for (const q of delta.queries) this.shared.totals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
     this.dims.shiftTotals(dims, s.day, delta)
     this.replaceItems(id, s, stored.items)
     this.replaceFilters(id, s, stored.filters)

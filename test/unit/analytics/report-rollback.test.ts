@@ -1,5 +1,5 @@
 // A reports transaction that rolls back (src/store/analytics/reports-db.ts): what it netted in
-// memory (filter-user changes, filter-users.ts) never reaches the next transaction.
+// memory (day totals, day-totals.ts; filter-user changes, filter-users.ts) never reaches the next transaction.
 import { expect, test } from 'bun:test'
 import { splitSessions, summarizeSession } from '@/analytics/sessions/index.ts'
 import { ReportsDb } from '@/store/analytics/reports-db.ts'
