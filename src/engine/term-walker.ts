@@ -36,6 +36,9 @@ let walkDocs = new Uint32Array(0)
 let walkScores = new Float64Array(0)
 /** Per listed pair: its posting class, and its doc's norms (pair i at i × NUM_TEXT_GROUPS). */
 let walkClasses = new Uint32Array(0)
+/** A probe's found docs: their index among the probed docs and their rank in the term's docs. */
+let probeAt = new Uint32Array(0)
+let probeRanks = new Uint32Array(0)
 let walkNorms = new Uint8Array(0)
 
 /**
@@ -185,14 +188,14 @@ export class TermWalker {
     const { payload } = r
     const start = r.payloadStart[t.ord]!
     this.ensure(count)
-    ranks.reset(r.termDocs(t.ord))
-    let n = 0
-    for (let i = 0; i < count; i++) {
-      const doc = docs[i]!
-      const rank = ranks.rankOf(doc)
-      if (rank < 0) continue
-      walkDocs[n] = doc
-      walkClasses[n++] = payload[start + rank]!
+    if (probeAt.length < count) {
+      probeAt = new Uint32Array(Math.max(count, probeAt.length * 2))
+      probeRanks = new Uint32Array(probeAt.length)
+    }
+    const n = ranks.reset(r.termDocs(t.ord)).rankAll(docs, count, probeAt, probeRanks)
+    for (let i = 0; i < n; i++) {
+      walkDocs[i] = docs[probeAt[i]!]!
+      walkClasses[i] = payload[start + probeRanks[i]!]!
     }
     return this.scoreListed(n, t.weight)
   }

@@ -101,6 +101,9 @@ class Scratch {
 }
 const scratch = new Scratch()
 const termRanks = new RankCursor()
+/** The hits found in a term (visitTerm): their slot and their rank in the term's docs. */
+let foundAt = new Uint32Array(0)
+let foundRanks = new Uint32Array(0)
 const hitRanks = new RankCursor()
 const termCursor = new BitmapCursor()
 
@@ -170,12 +173,12 @@ function visitTerm(r: SegmentReader, ord: number, hits: Bitmap, hitDocs: Uint32A
   const start = r.payloadStart[ord]!
   const h = hitDocs.length
   if (r.termDf[ord]! >= h) {
-    termRanks.reset(docs)
-    for (let i = 0; i < h; i++) {
-      const doc = hitDocs[i]!
-      const rank = termRanks.rankOf(doc)
-      if (rank >= 0) visitEntry(i, start + rank)
+    if (foundAt.length < h) {
+      foundAt = new Uint32Array(Math.max(h, foundAt.length * 2))
+      foundRanks = new Uint32Array(foundAt.length)
     }
+    const n = termRanks.reset(docs).rankAll(hitDocs, h, foundAt, foundRanks)
+    for (let i = 0; i < n; i++) visitEntry(foundAt[i]!, start + foundRanks[i]!)
     return
   }
   hitRanks.reset(hits)

@@ -95,19 +95,44 @@ export class RankCursor {
     }
   }
 
+  /**
+   * The ranks of the ascending `ids[0, count)` the bitmap holds: for each, its index in `ids` into
+   * `at` and its rank into `ranks`; returns how many. The same lookups as {@link rankOf} in one
+   * loop: probing a few thousand hits in each of a prefix's 64 expansions, most are absent, and a
+   * call for each cost more than the bit test or the gallop that tells it (×0.35–0.6 over bitset
+   * containers, micro-bench).
+   */
+  rankAll(ids: Uint32Array, count: number, at: Uint32Array, ranks: Uint32Array): number {
+    let n = 0
+    for (let i = 0; i < count; i++) {
+      const id = ids[i]!
+      const high = id >>> 16
+      if (high !== this.key && !this.seek(high)) continue
+      const low = id & 0xffff
+      const kind = this.kind
+      let rank: number
+      if (kind === KIND_BITSET) {
+        if ((this.words[low >>> 5]! & (1 << (low & 31))) === 0) continue
+        rank = this.bitsetRank(low)
+      } else if (kind === KIND_ARRAY) {
+        const p = gallop(this.values, this.pos, this.card, low)
+        this.pos = p
+        if (p >= this.card || this.values[p] !== low) continue
+        rank = this.base + p
+      } else {
+        rank = this.runRank(low)
+        if (rank < 0) continue
+      }
+      at[n] = i
+      ranks[n++] = rank
+    }
+    return n
+  }
+
   /** Rank of `id` in the bitmap, or -1 when the bitmap lacks it. */
   rankOf(id: number): number {
     const high = id >>> 16
-    if (high !== this.key) {
-      if (high < this.key) return -1
-      // Skip whole containers, adding their cardinalities.
-      const to = seekKey(this.keys, this.ci + 1, high)
-      let base = this.base + this.card
-      for (let i = this.ci + 1; i < to; i++) base += this.containers[i]!.card
-      this.base = base
-      this.enter(to)
-      if (this.key !== high) return -1
-    }
+    if (high !== this.key && !this.seek(high)) return -1
     const low = id & 0xffff
     const kind = this.kind
     if (kind === KIND_ARRAY) {
@@ -116,31 +141,50 @@ export class RankCursor {
       return at < this.card && this.values[at] === low ? this.base + at : -1
     }
     if (kind === KIND_BITSET) {
-      const words = this.words
-      const wi = low >>> 5
-      const w = words[wi]!
-      const bit = 1 << (low & 31)
       // An absent id costs one bit test: scoring probes a few docs in every expansion of a prefix,
       // and most expansions lack them. The count of the words before stays where it was.
-      if ((w & bit) === 0) return -1
-      let pos = this.pos
-      let before = this.before
-      if (wi - pos > RANK_BLOCK_WORDS && this.bitset !== null) {
-        const blocks = (this.bitset.rankBlocks ??= rankBlocksOf(words))
-        const block = wi >>> RANK_BLOCK_SHIFT
-        pos = block << RANK_BLOCK_SHIFT
-        before = blocks[block]!
-      }
-      while (pos < wi) {
-        const v = words[pos++]!
-        before += POP16[v & 0xffff]! + POP16[v >>> 16]!
-      }
-      this.pos = pos
-      this.before = before
-      const below = w & (bit - 1)
-      return this.base + before + POP16[below & 0xffff]! + POP16[below >>> 16]!
+      if ((this.words[low >>> 5]! & (1 << (low & 31))) === 0) return -1
+      return this.bitsetRank(low)
     }
-    // Run container: pass runs that end below `low`.
+    return this.runRank(low)
+  }
+
+  /** Moves to the container of key `high` (above the current one); false when the bitmap has none (or it is behind). */
+  private seek(high: number): boolean {
+    if (high < this.key) return false
+    // Skip whole containers, adding their cardinalities.
+    const to = seekKey(this.keys, this.ci + 1, high)
+    let base = this.base + this.card
+    for (let i = this.ci + 1; i < to; i++) base += this.containers[i]!.card
+    this.base = base
+    this.enter(to)
+    return this.key === high
+  }
+
+  /** Rank of `low`, which the current bitset container holds. */
+  private bitsetRank(low: number): number {
+    const words = this.words
+    const wi = low >>> 5
+    let pos = this.pos
+    let before = this.before
+    if (wi - pos > RANK_BLOCK_WORDS && this.bitset !== null) {
+      const blocks = (this.bitset.rankBlocks ??= rankBlocksOf(words))
+      const block = wi >>> RANK_BLOCK_SHIFT
+      pos = block << RANK_BLOCK_SHIFT
+      before = blocks[block]!
+    }
+    while (pos < wi) {
+      const v = words[pos++]!
+      before += POP16[v & 0xffff]! + POP16[v >>> 16]!
+    }
+    this.pos = pos
+    this.before = before
+    const below = words[wi]! & ((1 << (low & 31)) - 1)
+    return this.base + before + POP16[below & 0xffff]! + POP16[below >>> 16]!
+  }
+
+  /** Rank of `low` in the current run container, or -1: passes the runs that end below it. */
+  private runRank(low: number): number {
     const runs = this.runs
     let pos = this.pos
     let before = this.before

@@ -454,6 +454,15 @@ describe('algebraic laws', () => {
   })
 })
 
+/** RankCursor.rankAll over ascending probes finds exactly the present ones, with their ranks. */
+function expectRankAll(bitmap: Bitmap, probes: readonly number[], rank: ReadonlyMap<number, number>): void {
+  const at = new Uint32Array(probes.length)
+  const ranks = new Uint32Array(probes.length)
+  const n = new RankCursor().reset(bitmap).rankAll(Uint32Array.from(probes), probes.length, at, ranks)
+  const want = probes.flatMap((p, i) => (rank.has(p) ? [[i, rank.get(p)!]] : []))
+  expect(Array.from({ length: n }, (_, j) => [at[j]!, ranks[j]!])).toEqual(want)
+}
+
 describe('search-path helpers', () => {
   test('RankCursor gives the index of present probes and -1 for absent ones (ascending probes)', () => {
     fc.assert(
@@ -469,6 +478,7 @@ describe('search-path helpers', () => {
           const c = new RankCursor().reset(bitmap)
           for (const p of probes) expect(c.rankOf(p)).toBe(rank.get(p) ?? -1)
         }
+        expectRankAll(bitmap, probes, rank)
       }),
     )
   })
@@ -491,6 +501,7 @@ describe('search-path helpers', () => {
           const c = new RankCursor().reset(bitmap)
           for (const p of sorted) expect(c.rankOf(p)).toBe(rankOf.get(p) ?? -1)
         }
+        expectRankAll(bitmap, sorted, rankOf)
       }),
       { numRuns: 60 },
     )
