@@ -8,17 +8,12 @@
  * Nothing reads these tables on the rollup's connection inside a transaction.
  */
 import type { Database } from './analytics-db.ts'
+import type { BreakdownCounts } from './reports-read.ts'
 
-interface DayChange {
+/** A day's change of the counts /breakdown reads. */
+interface DayChange extends BreakdownCounts {
   trackerId: string
   day: number
-  sessions: number
-  usedSearch: number
-  searchConverted: number
-  notUsedConverted: number
-  searches: number
-  noResults: number
-  clicked: number
 }
 
 interface QueryDayChange {
