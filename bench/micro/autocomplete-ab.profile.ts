@@ -8,8 +8,10 @@
 //   search-path.profile.ts; the keystrokes of the HTTP bench, same seed, same warm-up).
 // Notes: a diagnostic for a change's effect, not a target. Each side holds its own index copy (two
 //   snapshot loads: ~2 GB at 1M objects) and its own per-thread caches. BENCH_ONLY=<q> for one
-//   keystroke, BENCH_QUERIES=<q>,<q>,... for a list of texts typed elsewhere; BENCH_ROUNDS (3), the first round being the cold one. Each side opens its store
-//   without mmap; the server's search workers open it with mmap (src/workers/search.worker.ts).
+//   keystroke; BENCH_QUERIES=<q>,<q>,... for texts of one's own instead of the bench's keystrokes
+//   (one request each, not typed letter by letter); BENCH_ROUNDS (3), the first round being the
+//   cold one. Each side opens its store without mmap; the server's search workers open it with
+//   mmap (src/workers/search.worker.ts).
 // Run: git worktree add --detach /tmp/ab-base <commit before the change> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/autocomplete-ab.profile.ts
 import { join, resolve } from 'node:path'

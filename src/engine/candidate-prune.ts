@@ -54,16 +54,17 @@ const THETA_EVERY = 64
 const THETA_EVERY_MAX = 4096
 /**
  * Stretches of an impact prefix walked between two raises of θ at most: a raise that lifts nothing
- * doubles the count, up to this. Raising after every stretch scored ~500 docs × 64 expansions for a
- * common word and a one-letter prefix ("pulse m": 540 raises); never waiting longer than 8 stretches
- * kept θ from falling behind (64 let "pro m" end with 16× the candidates).
+ * doubles the count, up to this. Raising after every stretch made a common word and a one-letter
+ * prefix ("pulse m") raise 540 times, each scoring ~2.4 docs by a lookup in all 64 expansions; never
+ * waiting longer than 8 stretches kept θ from falling behind (64 let "pro m" end with 16× the candidates).
  */
 const STRETCHES_EVERY_MAX = 8
 /**
- * A raise whose best exact score is below this share of the best bound among its docs does not
- * count as lifting nothing: bounds that far off (an unavailable product halved) say the next docs
- * may score nearer theirs. Bounds that only lacked the phrase bonus (1.1 against 1.375 of two
- * words) held.
+ * A raise whose best exact score is below this share of the best bound among its docs sets the
+ * next raise between impact-prefix stretches after one stretch, as a raise that lifted θ does:
+ * bounds that far off (an unavailable product halved) say the next docs may score nearer theirs.
+ * Bounds that only lacked the phrase bonus (1.1 against 1.375 of two words) held. Only the
+ * stretches' schedule reads it; a doc-order walk's (THETA_EVERY) counts lifts alone.
  */
 const BOUND_HELD = 0.75
 /** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest). */
@@ -140,7 +141,10 @@ function termBound(r: SegmentReader, ord: number, weight: number): number {
   return Math.min(weight * (BM25_K1 + 1), prefix.scores[0]! * impacts.scaleOf(prefix, weight))
 }
 
-/** The k best (score, doc) pairs, by score and then the lower doc (the window's order; docs distinct). */
+/**
+ * The k best (score, doc) pairs, by score and then the lower doc (the window's order). θ's docs are
+ * distinct (each scored once); the walk's best bounds may list a doc twice (see raiseTheta).
+ */
 class BestDocs {
   scores: number[] = []
   docs: number[] = []
@@ -242,8 +246,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   let maxAddress = -1
   /** Scores `docs` exactly into θ; returns the best of their exact scores (-Infinity when all were scored before). */
   const raiseTheta = (docs: readonly number[]): number => {
-    // A doc walked in an expansion's impact prefix and again in its doc-order walk can be among
-    // the promising docs twice when no raise came between.
+    // A doc walked in an expansion's impact prefix and again in its doc-order walk or probe can be
+    // among the promising docs twice when no raise came between; θ must count k distinct docs.
     const fresh = sortUnique(Uint32Array.from(docs.filter((d) => !scored.has(d))))
     if (fresh.length === 0) return -Infinity
     const out = new Float64Array(fresh.length)
@@ -271,29 +275,40 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   raiseTheta(Array.from(walker.firstHits(k)))
 
   const best = new BestDocs(k)
+  /** The highest bound among the docs the last call of {@link promising} returned (-Infinity for none). */
+  let promisedBound = -Infinity
   /**
    * The walk's best docs since the last call that could still raise θ (exact scoring costs a lookup
    * per expansion). Taken, not kept: when the best bounds score lower exactly (an unavailable
    * product is halved), the next best are scored next time, so θ keeps rising.
    */
   const promising = (): number[] => {
-    const docs = best.docs.filter((doc, i) => !cut((best.scores[i]! + others) * C, doc))
-    // The highest bound among them (best is sorted by bound, highest first).
-    promisedBound = docs.length === 0 ? -Infinity : (best.scores[best.docs.indexOf(docs[0]!)]! + others) * C
+    const docs: number[] = []
+    promisedBound = -Infinity
+    for (let i = 0; i < best.docs.length; i++) {
+      const ub = (best.scores[i]! + others) * C
+      if (cut(ub, best.docs[i]!)) continue
+      // best is sorted by bound, highest first: the first doc kept has the highest.
+      if (docs.length === 0) promisedBound = ub
+      docs.push(best.docs[i]!)
+    }
     best.reset()
     return docs
   }
-  let promisedBound = -Infinity
   // Within a doc-order walk or probe θ is raised every `raiseEvery` docs taken; a raise that lifts
   // nothing (θ and its bar of addresses stay) doubles that, since exact scoring costs a lookup per
-  // expansion. A stretch of an impact prefix (64 postings) raises on the same doubling, counted in stretches.
+  // expansion. A stretch of an impact prefix (64 postings) raises on a doubling of its own, counted
+  // in stretches and capped lower (STRETCHES_EVERY_MAX), which a raise whose exact scores fell well
+  // short of their bounds (BOUND_HELD) also restarts. Both schedules carry over from term to term.
   let raiseEvery = THETA_EVERY
   let sinceRaise = 0
   let stretchEvery = 1
   let stretchesSince = 0
   /**
    * Raises θ from the promising docs. Returns true when the next raise should not wait: θ or its bar
-   * of addresses moved, or the best bound fell well short of its exact score (BOUND_HELD).
+   * of addresses moved, or the best new exact score fell well short of the best bound (BOUND_HELD).
+   * A raise whose docs had all been scored before counts as the latter (its best new score is
+   * -Infinity); one with no promising docs as neither.
    */
   const raise = (): boolean => {
     const before = theta
@@ -367,7 +382,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
         if (!kept) break
         take(walker.walkPrefix(t, prefix, at, THETA_EVERY))
         // Each stretch's stop test needs θ, but a raise costs a lookup per expansion for each doc
-        // it scores: one that lifted nothing, its bounds holding, waits twice as many stretches before the next.
+        // it scores: one that lifted nothing, its bounds holding, waits twice as many stretches
+        // before the next (up to STRETCHES_EVERY_MAX).
         if (++stretchesSince >= stretchEvery) {
           const again = raise()
           stretchesSince = 0

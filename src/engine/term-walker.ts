@@ -36,10 +36,10 @@ let walkDocs = new Uint32Array(0)
 let walkScores = new Float64Array(0)
 /** Per listed pair: its posting class, and its doc's norms (pair i at i × NUM_TEXT_GROUPS). */
 let walkClasses = new Uint32Array(0)
+let walkNorms = new Uint8Array(0)
 /** A probe's found docs: their index among the probed docs and their rank in the term's docs. */
 let probeAt = new Uint32Array(0)
 let probeRanks = new Uint32Array(0)
-let walkNorms = new Uint8Array(0)
 
 /**
  * A term's score of a doc from its posting's class (the posting entry's value) and the doc's norms

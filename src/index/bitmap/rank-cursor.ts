@@ -37,8 +37,9 @@ function rankBlocksOf(words: Uint32Array): Uint16Array {
 /**
  * Ranks of ascending probes in one bitmap.
  *
- * Contract: probes passed to {@link RankCursor.rankOf} must be non-decreasing between resets;
- * the bitmap must not change while the cursor is in use.
+ * Contract: probes passed to {@link RankCursor.rankOf} and {@link RankCursor.rankAll} must be
+ * non-decreasing between resets (across both: they share the cursor's state); the bitmap must not
+ * change while the cursor is in use.
  *
  * @example
  * const ranks = new RankCursor().reset(termDocs)
@@ -96,11 +97,12 @@ export class RankCursor {
   }
 
   /**
-   * The ranks of the ascending `ids[0, count)` the bitmap holds: for each, its index in `ids` into
-   * `at` and its rank into `ranks`; returns how many. The same lookups as {@link rankOf} in one
-   * loop: probing a few thousand hits in each of a prefix's 64 expansions, most are absent, and a
-   * call for each cost more than the bit test or the gallop that tells it (×0.35–0.6 over bitset
-   * containers, micro-bench).
+   * The ranks of the non-decreasing `ids[0, count)` the bitmap holds: for each, its index in `ids`
+   * into `at` and its rank into `ranks` (the caller's buffers, at least `count` long), in the order
+   * of `ids`; returns how many. The same lookups as {@link rankOf} in one loop: probing a few
+   * thousand hits in each of a prefix's 64 expansions, most are absent, and a call for each cost
+   * more than the bit test or the gallop that tells it (×0.35–0.6 over bitset containers,
+   * micro-bench).
    */
   rankAll(ids: Uint32Array, count: number, at: Uint32Array, ranks: Uint32Array): number {
     let n = 0
@@ -149,7 +151,11 @@ export class RankCursor {
     return this.runRank(low)
   }
 
-  /** Moves to the container of key `high` (above the current one); false when the bitmap has none (or it is behind). */
+  /**
+   * Moves forward to the container of key `high` (not the current key), adding the cardinalities of
+   * the containers passed to `base`; false when the bitmap lacks that key or `high` is below the
+   * current key (a probe behind the cursor: there it stays).
+   */
   private seek(high: number): boolean {
     if (high < this.key) return false
     // Skip whole containers, adding their cardinalities.

@@ -4,8 +4,10 @@
  * row and to one row per query it searched: two to four upserts a served search when shoppers
  * search once or twice a session, nearly all of them on the same few rows (today, a shop's popular
  * queries). The changes are summed in memory and each row is written once, at the end of the
- * transaction (ReportsDb.transaction calls `flush`); a row whose changes sum to zero is not touched.
- * Nothing reads these tables on the rollup's connection inside a transaction.
+ * transaction (ReportsDb.transaction calls `flush`, and `discard` when it rolls back; a nested one,
+ * a savepoint, flushes at its start and at its end); a row whose changes sum to zero is not touched.
+ * So a read of these tables inside a rollup transaction would miss its changes so far: none reads
+ * them there (the reports read them outside the rollup's transactions).
  */
 import type { Database } from './analytics-db.ts'
 import type { BreakdownCounts } from './reports-read.ts'
@@ -73,7 +75,7 @@ export class DayTotals {
     change.noResults += noResults
   }
 
-  /** Writes the summed changes (inside the transaction that made them). */
+  /** Writes the summed changes (inside the transaction that made them) and forgets them. */
   flush(): void {
     for (const c of this.days.values()) {
       if (c.sessions === 0 && c.usedSearch === 0 && c.searchConverted === 0 && c.notUsedConverted === 0 && c.searches === 0 && c.noResults === 0 && c.clicked === 0) continue

@@ -95,7 +95,10 @@ export interface StoredSessionSpan {
   endAt: number
 }
 
-/** Rollup writes. Callers wrap a batch of them in `transaction` (one commit per batch). */
+/**
+ * Rollup writes. Callers wrap a batch of them in `transaction` (one commit per batch), and must:
+ * the running totals and filter users they change are netted in memory and written at its end.
+ */
 export class ReportsDb {
   private readonly qCursor
   private readonly qSetCursor
@@ -156,16 +159,19 @@ export class ReportsDb {
    * Runs `work` in one transaction that takes the write lock at BEGIN: the rollup (analytics
    * thread) and the event buffer (front thread) write through two connections, and a deferred
    * transaction that read first could not upgrade after the other committed (SQLITE_BUSY, which
-   * busy_timeout does not retry). Nested calls become savepoints.
+   * busy_timeout does not retry). Nested calls become savepoints. The changes netted in memory
+   * (day-totals.ts, filter-users.ts) are written at its end, and forgotten when it rolls back.
    */
   transaction<T>(work: () => T): T {
+    if (this.db.inTransaction) {
+      // A savepoint: the changes netted so far are the outer transaction's, written now, so that
+      // a rolled-back savepoint discards its own changes only (an outer rollback still undoes these).
+      this.writeNetted()
+    }
     try {
       return this.db.transaction(() => {
         const result = work()
-        // The day totals and the filter-user changes are netted over the whole transaction and
-        // written here (day-totals.ts, filter-users.ts).
-        this.totals.flush()
-        this.dims.users.settle()
+        this.writeNetted()
         return result
       }).immediate()
     } catch (error) {
@@ -174,6 +180,12 @@ export class ReportsDb {
       this.dims.users.discard()
       throw error
     }
+  }
+
+  /** Writes the day totals and filter-user changes netted in memory (day-totals.ts, filter-users.ts). */
+  private writeNetted(): void {
+    this.totals.flush()
+    this.dims.users.settle()
   }
 
   /** The last events.seq the rollup has processed. */

@@ -20,7 +20,7 @@ type Statement = ReturnType<Database['query']>
 /** An rp_sessions row as reports-db.ts reads it. */
 export type StoredSessionRow = StoredSession & { customer_id: string | null; anonymous: number }
 
-/** The statements of reports-db.ts this writes through too (one SQL text each). */
+/** What of reports-db.ts this writes through too: its statements (one SQL text each) and its running totals. */
 export interface SharedStatements {
   /** Reads a StoredSessionRow by id. */
   session: Statement

@@ -507,6 +507,70 @@ describe('search-path helpers', () => {
     )
   })
 
+  test('RankCursor.rankAll with repeated probes, and with rankOf on the same cursor between its calls', () => {
+    // Repeats are allowed (non-decreasing probes) and must find a present id each time: a cursor that
+    // moved past an id once found would miss its repeat. Chunks alternate rankAll and rankOf on one
+    // cursor, so each picks up the state the other left (container, position, count before).
+    fc.assert(
+      fc.property(operandArb, fc.array(fc.integer({ min: 0, max: 3 * 65536 }), { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), ([ids, how], raw, chunk) => {
+        const members = Array.from(ids).filter((_, i) => i % 3 === 0)
+        const probes = [...raw, ...members, ...members, ...members.filter((_, i) => i % 2 === 0)].sort((x, y) => x - y)
+        const bitmap = build(ids, how)
+        const rank = new Map(Array.from(ids, (id, i) => [id, i]))
+        expectRankAll(bitmap, probes, rank)
+        const c = new RankCursor().reset(bitmap)
+        const at = new Uint32Array(chunk)
+        const ranks = new Uint32Array(chunk)
+        for (let from = 0, call = 0; from < probes.length; from += chunk, call++) {
+          const part = probes.slice(from, from + chunk)
+          if (call % 2 === 0) {
+            const n = c.rankAll(Uint32Array.from(part), part.length, at, ranks)
+            const want = part.flatMap((p, i) => (rank.has(p) ? [[i, rank.get(p)!]] : []))
+            expect(Array.from({ length: n }, (_, j) => [at[j]!, ranks[j]!])).toEqual(want)
+          } else for (const p of part) expect(c.rankOf(p)).toBe(rank.get(p) ?? -1)
+        }
+      }),
+    )
+  })
+
+  test('bitset words with the top bit set (0x80000000 as an int32) come out whole everywhere', () => {
+    // Bit 31 of a word is id 32·i + 31: read as an int32 the word is negative, and w & -w and
+    // w &= w - 1 must still take that bit last. Key 0 holds bits 0, 30 and 31 of every word (a bitset
+    // of 6,144 ids, in every build), key 1 bit 31 alone of every word (2,048: an array), key 2 every
+    // bit (a full container).
+    const ids: number[] = []
+    for (let i = 0; i < 2048; i++) ids.push(32 * i, 32 * i + 30, 32 * i + 31)
+    for (let i = 0; i < 2048; i++) ids.push(65536 + 32 * i + 31)
+    for (let v = 0; v < 65536; v++) ids.push(2 * 65536 + v)
+    const sorted = Uint32Array.from(ids)
+    for (const how of ['sorted', 'optimized', 'view'] as const) {
+      const b = build(sorted, how)
+      expectIds(b.toArray(), sorted, `${how} toArray`)
+      const visited: number[] = []
+      b.forEach((id) => visited.push(id))
+      expectIds(Uint32Array.from(visited), sorted, `${how} forEach`)
+      const c = b.cursor()
+      const next: number[] = []
+      for (let id = c.next(); id !== CURSOR_END; id = c.next()) next.push(id)
+      expectIds(Uint32Array.from(next), sorted, `${how} cursor.next`)
+      const batches: number[] = []
+      const out = new Uint32Array(37)
+      const bc = b.cursor()
+      for (let got = bc.nextBatch(out); got > 0; got = bc.nextBatch(out)) batches.push(...out.subarray(0, got))
+      expectIds(Uint32Array.from(batches), sorted, `${how} nextBatch`)
+      // Bitset AND bitset to an array (wordsToArray): bits 30 and 31 of key 0 stay (4,096 ids).
+      const other = Bitmap.fromSorted(Array.from({ length: 2048 * 3 }, (_, j) => 32 * Math.floor(j / 3) + [1, 30, 31][j % 3]!))
+      const top = sorted.filter((id) => id < 65536 && id % 32 >= 30)
+      expectIds(b.and(other).toArray(), top, `${how} and → array`)
+      expectRankAll(b, Array.from(sorted.filter((_, i) => i % 5 === 0)), new Map(Array.from(sorted, (id, i) => [id, i])))
+    }
+    // Dense words to containers (partsFromDenseWords): the same bits over keys 0 and 1.
+    const words = new Uint32Array(4096)
+    for (let i = 0; i < 2048; i++) words[i] = 0xc0000001
+    for (let i = 2048; i < 4096; i++) words[i] = 0x80000000
+    expectIds(Bitmap.fromDenseWords(words).toArray(), sorted.filter((id) => id < 2 * 65536), 'fromDenseWords')
+  })
+
   test('fromDenseWords equals fromSorted of the set bits', () => {
     fc.assert(
       fc.property(idsArb, (ids) => {

@@ -95,18 +95,30 @@ describe('candidate pruning, a word with parts', () => {
 })
 
 describe('candidate pruning, how far the walk goes', () => {
-  /** The candidates of a one-word query whose exact scores halve the docs `halved` (as unavailability does). */
-  function candidatesOf(objects: ReturnType<typeof obj>[], q: string, k: number, halved: (identity: string) => boolean) {
+  /**
+   * The candidates of a one-word query whose exact scores halve the docs `halved` (as unavailability
+   * does), or scale each doc by `factorOf` when given; `onScore` sees each batch of docs scored exactly.
+   */
+  function candidatesOf(
+    objects: ReturnType<typeof obj>[],
+    q: string,
+    k: number,
+    halved: (identity: string) => boolean,
+    { factorOf, onScore }: { factorOf?: (identity: string) => number; onScore?: (docs: Uint32Array) => void } = {},
+  ) {
     const engine = buildEngine(objects)
     const view = engine.view
     const seg = view.segments[0]!
     const words = planWords(parseQueryText(q), view, { prefixLast: false, fuzzy: true })
     const hits = wordDocs(seg, words[0]!)
     const exactScores = (docs: Uint32Array, out: Float64Array): void => {
+      onScore?.(docs.slice())
       const exact = new Uint8Array(docs.length)
       scoreHits(view, seg, words, Bitmap.fromSorted(docs), docs, out, exact)
       docs.forEach((d, i) => {
-        if (halved(seg.reader.identity(d))) out[i]! *= 0.5
+        const identity = seg.reader.identity(d)
+        if (factorOf !== undefined) out[i]! *= factorOf(identity)
+        else if (halved(identity)) out[i]! *= 0.5
       })
     }
     return { hits, candidates: pruneCandidates(view, seg, words, hits, k, { factorBound: 1, exactScores, threshold: -Infinity }) }
@@ -149,5 +161,53 @@ describe('candidate pruning, how far the walk goes', () => {
     expect(hits.size).toBe(2000)
     expect(candidates).not.toBeNull()
     expect(candidates!.size).toBeLessThan(hits.size / 4)
+  })
+
+  test('exact scoring gets distinct docs when a prefix runs out between two raises and its docs are walked again', () => {
+    // θ must count k distinct docs. Titles of 6, 7 and 8 words: short (bound B), medium, long.
+    // The first hits (long titles) set θ at their bound, above 0.8 B. Impact order: 64 short
+    // titles scored × 0.8, so their raise lifts nothing and its bounds held (the next raise waits 2
+    // stretches), then the 3 medium titles, which end the prefix in a stretch no raise follows.
+    // The long titles' bound reaches θ, so the term is walked again in doc order: past the long
+    // titles (the first 10 kept, the rest tied behind them and cut) the medium titles come again
+    // while the walk's best still holds them, and a raise falls due right after them (128 docs).
+    const long = Array.from({ length: 122 }, (_, i) => obj(`long${i}`, { title: `green lamp desk chair sofa table shelf ${i}` }))
+    const medium = Array.from({ length: 3 }, (_, i) => obj(`medium${i}`, { title: `green lamp desk chair sofa table ${i}` }))
+    const short = Array.from({ length: 64 }, (_, i) => obj(`short${i}`, { title: `green lamp desk chair sofa ${i}` }))
+    const batches: Uint32Array[] = []
+    const saved = { ...impactTuning }
+    Object.assign(impactTuning, { minDf: 64, length: 67 })
+    try {
+      const factorOf = (id: string) => (id.startsWith('short') ? 0.8 : 1)
+      candidatesOf([...long, ...medium, ...short], 'green', 10, () => false, { factorOf, onScore: (docs) => batches.push(docs) })
+    } finally {
+      Object.assign(impactTuning, saved)
+    }
+    // The medium titles (addresses 122-124) were scored: the walk reached them.
+    expect(batches.some((b) => b.includes(122))).toBe(true)
+    for (const b of batches) for (let i = 1; i < b.length; i++) expect(b[i]!).toBeGreaterThan(b[i - 1]!)
+    const all = batches.flatMap((b) => Array.from(b))
+    expect(new Set(all).size).toBe(all.length)
+  })
+
+  test('between the stretches of an impact prefix, θ is raised on a doubling schedule, at least every 8 stretches', () => {
+    // 80 stretches of 64 docs whose bounds hold (scored × 0.8, after a first 10 docs at × 0.9 that
+    // set θ) but never lift θ. Raised after every stretch, exact scoring would run about 80 times;
+    // on a doubling without a cap, 6 (stretches 2, 4, 8, 16, 32 and 64: the first stretch's best
+    // docs are the first hits, scored already); waiting at most 8 stretches, 12.
+    const docs = Array.from({ length: 10 + 80 * 64 }, (_, i) => obj(`o${i}`, { title: `green lamp ${i}` }))
+    let calls = 0
+    const saved = { ...impactTuning }
+    Object.assign(impactTuning, { minDf: 64, length: docs.length })
+    try {
+      const factorOf = (id: string) => (Number(id.slice(1)) < 10 ? 0.9 : 0.8)
+      candidatesOf(docs, 'green', 10, () => false, { factorOf, onScore: () => calls++ })
+    } finally {
+      Object.assign(impactTuning, saved)
+    }
+    // Less the first hits' batch and the one after the term's walk.
+    const stretchRaises = calls - 2
+    expect(stretchRaises).toBeGreaterThanOrEqual(80 / 8)
+    expect(stretchRaises).toBeLessThan(80 / 4)
   })
 })
