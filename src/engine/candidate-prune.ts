@@ -274,27 +274,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   }
   raiseTheta(Array.from(walker.firstHits(k)))
 
+  /** The k best docs taken since the last raise of θ (see raise). */
   const best = new BestDocs(k)
-  /** The highest bound among the docs the last call of {@link promising} returned (-Infinity for none). */
-  let promisedBound = -Infinity
-  /**
-   * The walk's best docs since the last call that could still raise θ (exact scoring costs a lookup
-   * per expansion). Taken, not kept: when the best bounds score lower exactly (an unavailable
-   * product is halved), the next best are scored next time, so θ keeps rising.
-   */
-  const promising = (): number[] => {
-    const docs: number[] = []
-    promisedBound = -Infinity
-    for (let i = 0; i < best.docs.length; i++) {
-      const ub = (best.scores[i]! + others) * C
-      if (cut(ub, best.docs[i]!)) continue
-      // best is sorted by bound, highest first: the first doc kept has the highest.
-      if (docs.length === 0) promisedBound = ub
-      docs.push(best.docs[i]!)
-    }
-    best.reset()
-    return docs
-  }
   // Within a doc-order walk or probe θ is raised every `raiseEvery` docs taken; a raise that lifts
   // nothing (θ and its bar of addresses stay) doubles that, since exact scoring costs a lookup per
   // expansion. A stretch of an impact prefix (64 postings) raises on a doubling of its own, counted
@@ -305,15 +286,28 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   let stretchEvery = 1
   let stretchesSince = 0
   /**
-   * Raises θ from the promising docs. Returns true when the next raise should not wait: θ or its bar
-   * of addresses moved, or the best new exact score fell well short of the best bound (BOUND_HELD).
-   * A raise whose docs had all been scored before counts as the latter (its best new score is
-   * -Infinity); one with no promising docs as neither.
+   * Raises θ from the promising docs: the walk's best since the last raise that could still raise θ
+   * (exact scoring costs a lookup per expansion). Taken, not kept: when the best bounds score lower
+   * exactly (an unavailable product is halved), the next best are scored next time, so θ keeps
+   * rising. Returns true when the next raise should not wait: θ or its bar of addresses moved, or
+   * the best new exact score fell well short of the best bound (BOUND_HELD). A raise whose docs had
+   * all been scored before counts as the latter (its best new score is -Infinity); one with no
+   * promising docs as neither.
    */
   const raise = (): boolean => {
     const before = theta
     const bar = maxAddress
-    const top = raiseTheta(promising())
+    const promising: number[] = []
+    let promisedBound = -Infinity
+    for (let i = 0; i < best.docs.length; i++) {
+      const ub = (best.scores[i]! + others) * C
+      if (cut(ub, best.docs[i]!)) continue
+      // best is sorted by bound, highest first: the first doc kept has the highest.
+      if (promising.length === 0) promisedBound = ub
+      promising.push(best.docs[i]!)
+    }
+    best.reset()
+    const top = raiseTheta(promising)
     sinceRaise = 0
     const lifted = theta !== before || maxAddress !== bar
     raiseEvery = lifted ? THETA_EVERY : Math.min(raiseEvery * 2, THETA_EVERY_MAX)

@@ -260,17 +260,22 @@ export function rangeFacetValues(inputs: readonly FacetInput[], field: string, c
 const levelDocs: Uint32Array[] = []
 const levelBytes: Uint8Array[] = []
 
+/** `buffers[slot]`, replaced by one of at least `n` elements (doubling) when shorter. */
+function room<T extends Uint8Array | Uint32Array>(buffers: T[], slot: number, n: number, make: new (size: number) => T): T {
+  const have = buffers[slot]
+  if (have !== undefined && have.length >= n) return have
+  return (buffers[slot] = new make(Math.max(n, 2 * (have?.length ?? 0))))
+}
+
 /** A source's hits read by levels (their histogram pass): the input's docs, decoded into buffer `slot` when it has none. */
 function levelPass(values: Values, input: FacetInput, slot: number): LevelHits {
   const n = input.hits.size
   let docs = input.docs
   if (docs === undefined) {
-    if ((levelDocs[slot]?.length ?? 0) < n) levelDocs[slot] = new Uint32Array(Math.max(n, 2 * (levelDocs[slot]?.length ?? 0)))
-    docs = levelDocs[slot]!.subarray(0, n)
+    docs = room(levelDocs, slot, n, Uint32Array).subarray(0, n)
     input.hits.fillArray(docs)
   }
-  if ((levelBytes[slot]?.length ?? 0) < n) levelBytes[slot] = new Uint8Array(Math.max(n, 2 * (levelBytes[slot]?.length ?? 0)))
-  return levelHits(values.col, values.order!, docs, levelBytes[slot]!)
+  return levelHits(values.col, values.order!, docs, room(levelBytes, slot, n, Uint8Array))
 }
 
 function clearBits(src: Source): void {

@@ -110,7 +110,7 @@ export class ReportsDb {
   private readonly qInsertItem
   private readonly qInsertFilter
   private readonly qInsertContext
-  private readonly totals: DayTotals
+  private readonly dayTotals: DayTotals
   private readonly qLink
   private readonly qDeletes
   private readonly qLinkOf
@@ -140,14 +140,14 @@ export class ReportsDb {
     this.qInsertItem = db.query('INSERT INTO rp_session_items (session_id, tracker_id, day, query, item_id, clicks, conversions) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.qInsertFilter = db.query('INSERT INTO rp_session_filters (session_id, tracker_id, day, name, value) VALUES (?, ?, ?, ?, ?)')
     this.qInsertContext = db.query('INSERT INTO rp_session_contexts (session_id, tracker_id, day, ctx) VALUES (?, ?, ?, ?)')
-    this.totals = new DayTotals(db)
+    this.dayTotals = new DayTotals(db)
     this.qLink = db.query(
       `INSERT INTO rp_client_links (tracker_id, client_id, customer_id, at) VALUES (?, ?, ?, ?)
        ON CONFLICT (tracker_id, client_id) DO UPDATE SET customer_id = excluded.customer_id, at = excluded.at
        WHERE excluded.at < at OR (excluded.at = at AND excluded.customer_id < customer_id)`,
     )
     this.replacer = new SessionReplacer(db, this.dims, {
-      session: this.qSession, totals: this.totals,
+      session: this.qSession, dayTotals: this.dayTotals,
       insertQuery: this.qInsertQuery, insertItem: this.qInsertItem, insertFilter: this.qInsertFilter, insertContext: this.qInsertContext,
     })
     this.qDeletes = ['rp_session_queries', 'rp_session_items', 'rp_session_filters', 'rp_session_contexts', 'rp_sessions'].map((table) =>
@@ -176,7 +176,7 @@ export class ReportsDb {
       }).immediate()
     } catch (error) {
       // Rolled back: changes netted inside it must not reach the next transaction.
-      this.totals.discard()
+      this.dayTotals.discard()
       this.dims.users.discard()
       throw error
     }
@@ -184,7 +184,7 @@ export class ReportsDb {
 
   /** Writes the day totals and filter-user changes netted in memory (day-totals.ts, filter-users.ts). */
   private writeNetted(): void {
-    this.totals.flush()
+    this.dayTotals.flush()
     this.dims.users.settle()
   }
 
@@ -218,9 +218,9 @@ export class ReportsDb {
     const row = this.qSession.get(id) as SessionRow | null
     if (row === null) return
     const converted = row.converted === 1
-    if (row.anonymous === 0) this.totals.addDay(row.tracker_id, row.day, -1, -row.used_search, row.used_search && converted ? -1 : 0, !row.used_search && converted ? -1 : 0, -row.searches, -row.no_results, -row.clicked)
+    if (row.anonymous === 0) this.dayTotals.addDay(row.tracker_id, row.day, -1, -row.used_search, row.used_search && converted ? -1 : 0, !row.used_search && converted ? -1 : 0, -row.searches, -row.no_results, -row.clicked)
     const queries = this.qSessionQueries.all(id) as { query: string; searches: number; noResults: number }[]
-    for (const q of queries) this.totals.addQueryDay(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
+    for (const q of queries) this.dayTotals.addQueryDay(row.tracker_id, row.day, q.query, -q.searches, -q.noResults)
     if (row.anonymous === 0) {
       const totals = { usedSearch: row.used_search === 1, converted, searches: row.searches, noResults: row.no_results, clicked: row.clicked, day: row.day, queries: queries.map((q) => ({ ...q, clicks: 0, conversions: 0 })) }
       this.dims.remove(storedContribution(this.db, row), totals)
@@ -241,14 +241,14 @@ export class ReportsDb {
     if (anonymous) {
       for (const q of s.queries) {
         this.qInsertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, 0, 0)
-        this.totals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
+        this.dayTotals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
       }
       return id
     }
-    this.totals.addDay(s.trackerId, s.day, 1, s.usedSearch ? 1 : 0, s.usedSearch && s.converted ? 1 : 0, !s.usedSearch && s.converted ? 1 : 0, s.searches, s.noResults, s.clicked)
+    this.dayTotals.addDay(s.trackerId, s.day, 1, s.usedSearch ? 1 : 0, s.usedSearch && s.converted ? 1 : 0, !s.usedSearch && s.converted ? 1 : 0, s.searches, s.noResults, s.clicked)
     for (const q of s.queries) {
       this.qInsertQuery.run(id, s.trackerId, s.day, q.query, q.searches, q.noResults, q.clicks, q.conversions)
-      this.totals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
+      this.dayTotals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
     }
     for (const item of s.items) this.qInsertItem.run(id, s.trackerId, s.day, item.query, item.itemId, item.clicks, item.conversions)
     for (const [name, value] of s.filters) this.qInsertFilter.run(id, s.trackerId, s.day, name, value)

@@ -25,7 +25,7 @@ export interface SharedStatements {
   /** Reads a StoredSessionRow by id. */
   session: Statement
   /** The running totals, netted per transaction. */
-  totals: DayTotals
+  dayTotals: DayTotals
   insertQuery: Statement
   insertItem: Statement
   insertFilter: Statement
@@ -135,8 +135,8 @@ export class SessionReplacer {
       clicked: s.clicked - row.clicked,
       queries: this.replaceQueries(id, s, stored.queries),
     }
-    if (dayTotalsChanged(delta)) this.shared.totals.addDay(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
-    for (const q of delta.queries) this.shared.totals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
+    if (dayTotalsChanged(delta)) this.shared.dayTotals.addDay(s.trackerId, s.day, 0, delta.usedSearch, delta.searchConverted, delta.notUsedConverted, delta.searches, delta.noResults, delta.clicked)
+    for (const q of delta.queries) this.shared.dayTotals.addQueryDay(s.trackerId, s.day, q.query, q.searches, q.noResults)
     this.dims.shiftTotals(dims, s.day, delta)
     this.replaceItems(id, s, stored.items)
     this.replaceFilters(id, s, stored.filters)

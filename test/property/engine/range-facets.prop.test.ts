@@ -3,7 +3,7 @@
 // hit, a walk over a large segment counting from the order's checkpoints); whichever is picked, the
 // buckets must equal a naive count over the hits' values, for one segment or several, single- or
 // multi-valued columns, numbers or dates.
-import { afterEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { rangeFacetValues, type FacetInput } from '@/facets/index.ts'
 import { LEVELS_MIN_HITS, rangeTuning, WALK_MIN_DENSITY } from '@/facets/ranges.ts'
@@ -48,27 +48,23 @@ function naive(inputs: FacetInput[], column: 'num' | 'date'): { value: string; h
 
 const valueArb: fc.Arbitrary<Value> = fc.oneof(fc.integer({ min: -50, max: 500 }), fc.constant(null), fc.array(fc.integer({ min: -50, max: 500 }), { minLength: 1, maxLength: 3 }))
 
-function defaults(): void {
-  rangeTuning.levelsMinHits = LEVELS_MIN_HITS
-  rangeTuning.walkMinDensity = WALK_MIN_DENSITY
-}
-afterEach(defaults)
-
 /**
  * The facet under the default thresholds; with value levels wherever a column has an order (never
  * a walk); and with levels below the usual walk threshold (levels and walks mixed across segments).
+ * Each run sets its thresholds and puts the defaults back, even when it throws.
  */
 function everyWay(inputs: FacetInput[], column: 'num' | 'date'): { value: string; hits_count: number }[][] {
-  const run = () => rangeFacetValues(inputs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))
-  defaults()
-  const usual = run()
-  rangeTuning.levelsMinHits = 0
-  rangeTuning.walkMinDensity = Infinity
-  const levels = run()
-  rangeTuning.walkMinDensity = WALK_MIN_DENSITY
-  const mixed = run()
-  defaults()
-  return [usual, levels, mixed]
+  const run = (levelsMinHits: number, walkMinDensity: number) => {
+    rangeTuning.levelsMinHits = levelsMinHits
+    rangeTuning.walkMinDensity = walkMinDensity
+    try {
+      return rangeFacetValues(inputs, 'v', column).map(({ value, hits_count }) => ({ value, hits_count }))
+    } finally {
+      rangeTuning.levelsMinHits = LEVELS_MIN_HITS
+      rangeTuning.walkMinDensity = WALK_MIN_DENSITY
+    }
+  }
+  return [run(LEVELS_MIN_HITS, WALK_MIN_DENSITY), run(0, Infinity), run(0, WALK_MIN_DENSITY)]
 }
 
 describe('range facets', () => {

@@ -96,16 +96,10 @@ describe('candidate pruning, a word with parts', () => {
 
 describe('candidate pruning, how far the walk goes', () => {
   /**
-   * The candidates of a one-word query whose exact scores halve the docs `halved` (as unavailability
-   * does), or scale each doc by `factorOf` when given; `onScore` sees each batch of docs scored exactly.
+   * The candidates of a one-word query whose exact scores are scaled by `factorOf` each doc (0.5 as
+   * unavailability does; 1 leaves a score as it is); `onScore` sees each batch of docs scored exactly.
    */
-  function candidatesOf(
-    objects: ReturnType<typeof obj>[],
-    q: string,
-    k: number,
-    halved: (identity: string) => boolean,
-    { factorOf, onScore }: { factorOf?: (identity: string) => number; onScore?: (docs: Uint32Array) => void } = {},
-  ) {
+  function candidatesOf(objects: ReturnType<typeof obj>[], q: string, k: number, factorOf: (identity: string) => number = () => 1, onScore?: (docs: Uint32Array) => void) {
     const engine = buildEngine(objects)
     const view = engine.view
     const seg = view.segments[0]!
@@ -116,9 +110,7 @@ describe('candidate pruning, how far the walk goes', () => {
       const exact = new Uint8Array(docs.length)
       scoreHits(view, seg, words, Bitmap.fromSorted(docs), docs, out, exact)
       docs.forEach((d, i) => {
-        const identity = seg.reader.identity(d)
-        if (factorOf !== undefined) out[i]! *= factorOf(identity)
-        else if (halved(identity)) out[i]! *= 0.5
+        out[i]! *= factorOf(seg.reader.identity(d))
       })
     }
     return { hits, candidates: pruneCandidates(view, seg, words, hits, k, { factorBound: 1, exactScores, threshold: -Infinity }) }
@@ -131,7 +123,7 @@ describe('candidate pruning, how far the walk goes', () => {
     const saved = { ...impactTuning }
     Object.assign(impactTuning, { minDf: 64, length: 512 })
     try {
-      const { hits, candidates } = candidatesOf([...short, ...long], 'green', 10, (id) => id.startsWith('short'))
+      const { hits, candidates } = candidatesOf([...short, ...long], 'green', 10, (id) => (id.startsWith('short') ? 0.5 : 1))
       expect(candidates).not.toBeNull()
       expect(candidates!.size).toBeLessThan(hits.size / 4)
     } finally {
@@ -143,9 +135,9 @@ describe('candidate pruning, how far the walk goes', () => {
     const docs = Array.from({ length: 600 }, (_, i) => obj(`o${i}`, { title: `green ${['lamp', 'desk', 'chair', 'sofa'][i % 4]} ${i}` }))
     try {
       pruneTuning.minHits = 601
-      expect(candidatesOf(docs, 'green', 10, () => false).candidates).toBeNull()
+      expect(candidatesOf(docs, 'green', 10).candidates).toBeNull()
       pruneTuning.minHits = 600
-      const { hits, candidates } = candidatesOf(docs, 'green', 10, () => false)
+      const { hits, candidates } = candidatesOf(docs, 'green', 10)
       expect(hits.size).toBe(600)
       expect(candidates).not.toBeNull()
       expect(candidates!.size).toBeLessThan(hits.size)
@@ -157,7 +149,7 @@ describe('candidate pruning, how far the walk goes', () => {
   test('a word met only through a typo does not bound with the all-exact bonus', () => {
     // "gren" matches "green" by one edit: no hit earns the all-exact bonus, so θ meets the bound.
     const docs = Array.from({ length: 2000 }, (_, i) => obj(`o${i}`, { title: `green ${['lamp', 'desk', 'chair', 'sofa'][i % 4]} ${i}` }))
-    const { hits, candidates } = candidatesOf(docs, 'gren', 10, () => false)
+    const { hits, candidates } = candidatesOf(docs, 'gren', 10)
     expect(hits.size).toBe(2000)
     expect(candidates).not.toBeNull()
     expect(candidates!.size).toBeLessThan(hits.size / 4)
@@ -179,7 +171,7 @@ describe('candidate pruning, how far the walk goes', () => {
     Object.assign(impactTuning, { minDf: 64, length: 67 })
     try {
       const factorOf = (id: string) => (id.startsWith('short') ? 0.8 : 1)
-      candidatesOf([...long, ...medium, ...short], 'green', 10, () => false, { factorOf, onScore: (docs) => batches.push(docs) })
+      candidatesOf([...long, ...medium, ...short], 'green', 10, factorOf, (docs) => batches.push(docs))
     } finally {
       Object.assign(impactTuning, saved)
     }
@@ -201,7 +193,7 @@ describe('candidate pruning, how far the walk goes', () => {
     Object.assign(impactTuning, { minDf: 64, length: docs.length })
     try {
       const factorOf = (id: string) => (Number(id.slice(1)) < 10 ? 0.9 : 0.8)
-      candidatesOf(docs, 'green', 10, () => false, { factorOf, onScore: () => calls++ })
+      candidatesOf(docs, 'green', 10, factorOf, () => calls++)
     } finally {
       Object.assign(impactTuning, saved)
     }
