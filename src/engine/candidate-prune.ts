@@ -9,13 +9,15 @@
  * max_e s_e(d), and s_e never exceeds UB_e = weight · idf · (k1 + 1). The other words score o(d)
  * (other-words.ts: exact for a walked doc that may count, bounded where it cannot; a word with an
  * all-parts alternative counts with its bound instead);
- * bonus × signals × prefer never exceeds C. The expansions of p are walked by UB_e descending:
+ * bonus × signals × prefer never exceeds C(d) for doc d, nor C over all docs (bonus-bound.ts: a
+ * doc's title pairs say which query word pairs can earn it the phrase bonus). The expansions of p
+ * are walked by UB_e descending:
  *
  *   θ             the k-th best EXACT score among docs scored so far (the caller's scorer on the few
  *                 best docs of each walked expansion): k distinct docs reach it
  *   stop          once (UB_e + max o) × C < θ: a doc reached only by the remaining expansions
  *                 cannot reach θ
- *   candidates    docs with (s_e(d) + o(d)) × C ≥ θ for some walked e, except a tie with θ above
+ *   candidates    docs with (s_e(d) + o(d)) × C(d) ≥ θ for some walked e, except a tie with θ above
  *                 the bar (the highest doc tied with θ among those k: ties go to the lower address)
  *
  * A doc outside the candidates scores below θ, or ties with it behind k docs: it cannot be in the window. Only a
@@ -24,7 +26,8 @@
  */
 import { Bitmap, sortUnique, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
-import { BM25_K1, Bm25fTable, idf, ROUNDING_SLACK, textBonusFactor } from '@/rank/index.ts'
+import { BM25_K1, Bm25fTable, idf, ROUNDING_SLACK } from '@/rank/index.ts'
+import { BonusBounds } from './bonus-bound.ts'
 import type { IndexView, SegmentState } from './index-view.ts'
 import { threadImpacts as impacts } from './impact-prefix.ts'
 import { otherScores, othersFromPrefixes } from './other-words.ts'
@@ -106,17 +109,6 @@ function addCandidate(n: number, doc: number, score: number): number {
   candDocs[n] = doc
   candScores[n] = score
   return n + 1
-}
-
-/**
- * The largest text bonus of W words (all in the title, side by side, matched exactly) over titles of
- * exactly W tokens (`exactLength`) or of any other length.
- */
-function maxBonus(W: number, exactLength: boolean, allExact: boolean): number {
-  const masks = new Uint32Array(W)
-  for (let i = 0; i < W; i++) masks[i] = i < 32 ? 1 << i : 0
-  // The title's length counts only as equal to W or not: any other length gives the same factor.
-  return textBonusFactor(masks, 0, W, exactLength ? W : W + 1, allExact)
 }
 
 /** Upper bound of a word's score: its best expansion's, or its all-parts alternative's. */
@@ -237,7 +229,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const tiesExact = ctx.factorBound === 1 && others === 0 && (W <= 2 || p === W - 1)
   // A word met only through typos (or parts, which count as exact) never earns the all-exact bonus.
   const allExact = words.every((w) => w.parts !== null || w.expansions.some((e) => e.isExact))
-  const C = Math.max(maxBonus(W, false, allExact), keepExactLength ? 0 : maxBonus(W, true, allExact)) * (tiesExact ? 1 : ctx.factorBound * ROUNDING_SLACK)
+  // C bounds bonus × factors over every doc; bonus.of(doc) one doc's, from its title pairs.
+  const bonus = new BonusBounds(words, allExact, keepExactLength, tiesExact ? 1 : ctx.factorBound * ROUNDING_SLACK, r.titlePairs)
+  const C = bonus.max
 
   // θ from exact scores of distinct docs: the first hits, then each walked expansion's best.
   const scored = new Set<number>()
@@ -300,7 +294,7 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     const promising: number[] = []
     let promisedBound = -Infinity
     for (let i = 0; i < best.docs.length; i++) {
-      const ub = (best.scores[i]! + others) * C
+      const ub = best.scores[i]!
       if (cut(ub, best.docs[i]!)) continue
       // best is sorted by bound, highest first: the first doc kept has the highest.
       if (promising.length === 0) promisedBound = ub
@@ -324,16 +318,24 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     }
     for (let i = 0; i < got; i++) {
       const doc = docs[i]!
-      let sum = other === null ? scores[i]! : scores[i]! + otherBounds[i]!
-      let kept = !cut((sum + others) * C, doc)
+      const bounded = (other === null ? scores[i]! : scores[i]! + otherBounds[i]!) + others
+      // The bound over all docs first: the doc's own (its title pairs) is only worth reading when that keeps it.
+      let c = C
+      let ub = bounded * C
+      let kept = !cut(ub, doc)
+      if (kept) {
+        c = bonus.of(doc)
+        ub = bounded * c
+        kept = !cut(ub, doc)
+      }
       // Where o(d) was only bounded, the exact sum decides (it is no higher).
       if (kept && other !== null && !other.exactEverywhere) {
-        sum = scores[i]! + other.exactOf(doc)
-        kept = !cut((sum + others) * C, doc)
+        ub = (scores[i]! + other.exactOf(doc) + others) * c
+        kept = !cut(ub, doc)
       }
       if (kept) {
-        n = addCandidate(n, doc, sum)
-        if (sum > best.min()) best.push(sum, doc)
+        n = addCandidate(n, doc, ub)
+        if (ub > best.min()) best.push(ub, doc)
       }
       // Raise θ as the walk goes, so a long walk does not collect every doc tied near the top. Not
       // after the last doc: every caller raises it then (a raise here would score a batch of one).
@@ -392,6 +394,6 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   }
   // Keep the candidates that reach the final θ, once each, ascending.
   let m = 0
-  for (let i = 0; i < n; i++) if (!cut((candScores[i]! + others) * C, candDocs[i]!)) candDocs[m++] = candDocs[i]!
+  for (let i = 0; i < n; i++) if (!cut(candScores[i]!, candDocs[i]!)) candDocs[m++] = candDocs[i]!
   return Bitmap.fromSorted(sortUnique(candDocs.subarray(0, m)))
 }

@@ -1,8 +1,8 @@
 /**
  * Segment merge (compaction): several segments with their deleted-docs bitmaps → one segment
  * holding the alive docs, in order (segment order, then DocId). Postings are rebuilt entry by
- * entry (remapped docs, the same payload classes); value bitmaps, columns and norms are
- * remapped. The result equals a fresh build of the alive objects in that order.
+ * entry (remapped docs, the same payload classes); value bitmaps, columns, norms and title pairs
+ * are remapped. The result equals a fresh build of the alive objects in that order.
  */
 import { Bitmap, BitmapCursor, CURSOR_END } from './bitmap.ts'
 import { ByteWriter, encodeUtf8, U32List } from './byte-buffers.ts'
@@ -30,6 +30,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): SegmentData {
   const sections = new Map<string, SectionArray>()
   const hasActiveWindows = mergeDocs(inputs, remaps, numDocs, sections)
   const groupLengthSums = mergeNorms(inputs, remaps, numDocs, sections)
+  mergeTitlePairs(inputs, remaps, numDocs, sections)
   const numTerms = mergePostings(inputs, remaps, sections)
   const fields = mergeFields(inputs, remaps, numDocs, sections)
   return {
@@ -100,6 +101,22 @@ function mergeNorms(inputs: readonly MergeInput[], remaps: Int32Array[], numDocs
   })
   out.set('norms', norms)
   return sums
+}
+
+/** Each alive doc's title pairs; a doc of a segment written before them gets every bit (title-pairs.ts). */
+function mergeTitlePairs(inputs: readonly MergeInput[], remaps: Int32Array[], numDocs: number, out: Map<string, SectionArray>): void {
+  const pairs = new Uint32Array(2 * numDocs)
+  inputs.forEach(({ reader }, s) => {
+    const remap = remaps[s]!
+    const from = reader.titlePairs
+    for (let d = 0; d < reader.numDocs; d++) {
+      const nd = remap[d]!
+      if (nd < 0) continue
+      pairs[nd * 2] = from === null ? 0xffffffff : from[d * 2]!
+      pairs[nd * 2 + 1] = from === null ? 0xffffffff : from[d * 2 + 1]!
+    }
+  })
+  out.set('titlePairs', pairs)
 }
 
 function mergePostings(inputs: readonly MergeInput[], remaps: Int32Array[], out: Map<string, SectionArray>): number {

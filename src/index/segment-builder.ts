@@ -9,6 +9,7 @@ import { ByteWriter, encodeUtf8, F64List, U32List } from './byte-buffers.ts'
 import { DEFAULT_DOC_MODEL_OPTIONS, flattenObject, NUM_TEXT_GROUPS, type DocModelOptions, type FlatDoc } from './doc-model.ts'
 import { FieldBuilder } from './field-builder.ts'
 import { PostingsBuilder } from './postings.ts'
+import { TitlePairsBuilder } from './title-pairs.ts'
 import {
   DOC_FLAG_HAS_VARIANT_DOCS,
   DOC_FLAG_VARIANT,
@@ -43,6 +44,9 @@ export class SegmentBuilder {
   private readonly activeTo = new F64List(1024)
   /** Doc-major: the four group lengths of a doc share a cache line when scoring reads them. */
   private readonly norms = new ByteWriter(4096)
+  /** Two u32 a doc: which first letters stand side by side in its title (title-pairs.ts). */
+  private readonly titlePairs = new U32List(2048)
+  private readonly pairs = new TitlePairsBuilder()
   private readonly lengthSums: number[] = new Array(NUM_TEXT_GROUPS).fill(0)
   private hasActiveWindows = false
   private hasVariantDocs = false
@@ -99,6 +103,7 @@ export class SegmentBuilder {
     const docTerms = new Map<string, DocTerm>()
     const lengths = [0, 0, 0, 0]
     let titleOffset = 0
+    this.pairs.reset()
     for (const tv of d.text) {
       const g = tv.group
       let maxPos = -1
@@ -113,6 +118,7 @@ export class SegmentBuilder {
           e.tf0++
           const p = titleOffset + t.position
           if (p < 32) e.titleMask |= 1 << p
+          this.pairs.add(p, t.term)
         } else if (g === 1) e.tf1++
         else if (g === 2) e.tf2++
         else e.tf3++
@@ -126,6 +132,8 @@ export class SegmentBuilder {
       this.norms.writeByte(n)
       this.lengthSums[g]! += n
     }
+    this.titlePairs.push(this.pairs.lo >>> 0)
+    this.titlePairs.push(this.pairs.hi >>> 0)
     for (const [term, e] of docTerms) this.postings.add(term, doc, e.tf0, e.tf1, e.tf2, e.tf3, e.titleMask)
   }
 
@@ -143,6 +151,7 @@ export class SegmentBuilder {
     }
     const numTerms = this.postings.emit(sections)
     sections.set('norms', this.norms.finish())
+    sections.set('titlePairs', this.titlePairs.finish())
     const names = [...this.fields.keys()].sort()
     const fields: FieldMeta[] = names.map((name, i) => this.fields.get(name)!.emit(i, numDocs, sections))
     return {

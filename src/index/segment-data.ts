@@ -11,6 +11,8 @@
  *   terms.df       u32  doc frequency per TermOrd (deleted docs included)
  *   post.*              per-term doc bitmaps and per-entry payload classes, see postings.ts
  *   norms          u8   [doc * 4 + group] token count per text group, clamped to 255
+ *   titlePairs     u32  [doc * 2], [doc * 2 + 1]: first letters side by side in the title, see
+ *                       title-pairs.ts (absent in segments written before it: every bit set)
  *   f<i>.*              per field (meta.fields[i], sorted by name), see FieldMeta
  */
 

@@ -198,6 +198,8 @@ export class SegmentReader {
   readonly classes: Uint32Array
   /** norms[doc * NUM_TEXT_GROUPS + group]. */
   readonly norms: Uint8Array
+  /** Title pairs (title-pairs.ts): [doc * 2] low and [doc * 2 + 1] high word; null in a segment written before them. */
+  readonly titlePairs: Uint32Array | null
   readonly flags: Uint8Array
   readonly parents: Uint32Array
   readonly activeFrom: Float64Array | null
@@ -225,6 +227,7 @@ export class SegmentReader {
     this.postBitmaps = section(data, 'post.bitmaps', Uint8Array)
     this.postBitmapOffsets = section(data, 'post.bitmapOffsets', Uint32Array)
     this.norms = section(data, 'norms', Uint8Array)
+    this.titlePairs = (data.sections.get('titlePairs') as Uint32Array | undefined) ?? null
     this.flags = section(data, 'doc.flags', Uint8Array)
     this.parents = section(data, 'doc.parent', Uint32Array)
     this.activeFrom = (data.sections.get('doc.activeFrom') as Float64Array | undefined) ?? null

@@ -19,6 +19,7 @@ export {
   PREFER_FACTOR,
   signalFactor,
   signalFactorBound,
+  bonusForPairs,
   textBonusFactor,
   UNAVAILABLE_FACTOR,
 } from './signals.ts'

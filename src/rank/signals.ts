@@ -93,9 +93,18 @@ export function textBonusFactor(titleMasks: Uint32Array, base: number, numWords:
     if (m !== 0) inTitle++
     if (i > 0 && ((titleMasks[base + i - 1]! << 1) & m) !== 0) pairs++
   }
+  return bonusForPairs(pairs, numWords, inTitle === numWords && titleLen === numWords && pairs === numWords - 1, allExact)
+}
+
+/**
+ * The text bonus of `pairs` adjacent query word pairs (of numWords − 1), the exact-title factor
+ * when `exactTitle`, the all-exact one when `allExact`. {@link textBonusFactor} computes every
+ * doc's bonus with it, so a bound computed here for a pair count is the same float.
+ */
+export function bonusForPairs(pairs: number, numWords: number, exactTitle: boolean, allExact: boolean): number {
   let f = 1
   if (numWords > 1) f *= 1 + (PHRASE_BONUS * pairs) / (numWords - 1)
-  if (inTitle === numWords && titleLen === numWords && pairs === numWords - 1) f *= EXACT_TITLE_FACTOR
+  if (exactTitle) f *= EXACT_TITLE_FACTOR
   if (allExact) f *= ALL_EXACT_FACTOR
   return f
 }
