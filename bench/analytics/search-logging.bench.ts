@@ -20,7 +20,7 @@
 //   ends by measuring logging's own CPU per search in process (served-log-cost.ts) and sets it
 //   against the same run's CPU per search with logging off.
 // Run: npx bun run bench/analytics/search-logging.bench.ts   (BENCH_OBJECTS=100000,
-//   BENCH_DURATION_S=8, BENCH_ROUNDS=5; BENCH_ANONYMOUS=1 sends no client_id: logging alone,
+//   BENCH_DURATION_S=8, BENCH_ROUNDS=5, BENCH_WARMUP_S=10 seconds of load before each window; BENCH_ANONYMOUS=1 sends no client_id: logging alone,
 //   without the personalisation and session rollup a shopper's logged searches feed)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -32,12 +32,19 @@ import { BENCH_TRACKER, buildCases, mixedRequests, type BenchRequest } from '../
 import { cpuPerRequest, hasWrk, runClient, runWrk, startBenchSift, threadCpu, threadCpuPerRequest, WRK_DONE, WRK_REQUESTS, type BenchSift } from '../http/sift-runner.ts'
 import { median, stats } from '../support/stats.ts'
 import { signedFetch } from '../../test/support/sift-server.ts'
-import { measureLoggingCost } from './served-log-cost.ts'
+import { measureLoggingCosts, type LoggingCost } from './served-log-cost.ts'
 
 const env = process.env
 const OBJECTS = Number(env.BENCH_OBJECTS ?? 100_000)
 const DURATION_S = Number(env.BENCH_DURATION_S ?? 8)
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 5)
+/**
+ * Seconds of load at c=16 before each round's measured window (BENCH_WARMUP_S): a fresh server's
+ * first seconds are spent compiling (JSC's JIT threads took ~0.3 ms a request in an 8 s window),
+ * and with logging on there is more code to compile (the rollup thread's, the logging's), so
+ * without it the comparison measures the two modes' warm-up as much as their steady state.
+ */
+const WARMUP_S = Number(env.BENCH_WARMUP_S ?? 10)
 const CONCURRENCY = 16
 const SEED = 42
 const TRACKER = { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }
@@ -89,6 +96,15 @@ function storedEvents(dataDir: string): number {
 
 async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: BenchRequest[], tag: string) {
   await runClient({ baseUrl: sift.url, mode: 'sequential', requests: unmarked(mixed.slice(0, 100), `${tag}w`) })
+  const report = async () => (await signedFetch(sift.url, TRACKER, 'GET', '/breakdown?days=0')).text()
+  if (WARMUP_S > 0) {
+    // Shoppers of their own (the tag before MARK), so the measured window's sessions start afresh.
+    const warm = mixed.map((r) => ({ ...r, path: r.path.replace(MARK, `${tag}u${MARK}`) }))
+    const w = hasWrk()
+      ? await runWrk(sift.url, warm, CONCURRENCY, WARMUP_S, WRK_SCRIPT)
+      : await runClient({ baseUrl: sift.url, mode: 'concurrent', requests: unmarked(warm, `${tag}u`), concurrency: CONCURRENCY, durationS: WARMUP_S }).then((r) => ({ requests: r.completed }))
+    for (let n = Math.ceil(w.requests / CATCH_UP_BUDGET) + 1; n > 0; n--) await report()
+  }
   const seqCpu0 = sift.cpu()
   const seq = await runClient({ baseUrl: sift.url, mode: 'sequential', requests: unmarked(sequential, `${tag}s`) })
   const seqCpu = cpuPerRequest(seqCpu0, sift.cpu(), seq.completed)
@@ -96,7 +112,6 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   // The sessions of the ~400 requests above are held open; a report writes them now, so the
   // rollup's closing write has run before the CPU window opens, as on a server that has been up for
   // more than 8 s (otherwise its first few hundred runs, at the JIT's slow tiers, land in the window).
-  const report = async () => (await signedFetch(sift.url, TRACKER, 'GET', '/breakdown?days=0')).text()
   await report()
   const cpu0 = sift.cpu()
   const threads0 = threadCpu(sift.pid)
@@ -179,14 +194,19 @@ const paired = (pick: (r: (typeof runs.on)[number]) => number) => {
 }
 const pairedRatios = { qps: paired((r) => r.qps), cpuMsPerRequest: paired((r) => r.cpuMsPerRequest) }
 // The logging's own CPU, taken apart in process: a ratio that does not drift with the machine's load.
-const cost = measureLoggingCost(mixed)
+// Warm: the logging code hot, as on a server past its first minutes (the cold figure, a fresh
+// process's first logged searches, is printed beside it).
+// Sessions of two searches, as this bench's shoppers make (a new client id each pass over the list).
+const costs = measureLoggingCosts(mixed, 20_000, 2)
+const cost = costs.warm
 const costShare = cost.totalUs / 1000 / off.cpuMsPerRequest
-const result = { objects: OBJECTS, machine: { loadAverageBefore: loadBefore, loadAverageAfter: load(), cores: navigator.hardwareConcurrency }, durationS: DURATION_S, rounds: ROUNDS, servedEventsStored: logged, on, off, pairedRatios, loggingCost: { ...cost, shareOfSearchCpu: costShare }, runs }
+const coldShare = costs.cold.totalUs / 1000 / off.cpuMsPerRequest
+const result = { objects: OBJECTS, machine: { loadAverageBefore: loadBefore, loadAverageAfter: load(), cores: navigator.hardwareConcurrency }, durationS: DURATION_S, rounds: ROUNDS, servedEventsStored: logged, on, off, pairedRatios, loggingCost: { ...cost, shareOfSearchCpu: costShare, cold: { ...costs.cold, shareOfSearchCpu: coldShare } }, runs }
 writeFileSync(join(RESULTS_DIR, `analytics-search-logging-${OBJECTS}${ANONYMOUS ? '-anonymous' : ''}.json`), JSON.stringify(result, null, 2) + '\n')
 
 const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`
 const out = [`\n### Search with served logging on vs off, ${int(OBJECTS)} objects${ANONYMOUS ? ', requests without client_id' : ', requests with client_id'} (load average ${loadBefore} → ${result.machine.loadAverageAfter}, ${result.machine.cores} cores)\n`]
-out.push(`Median of ${ROUNDS} alternating rounds; result cache off; throughput at concurrency ${CONCURRENCY} for ${DURATION_S} s (${hasWrk() ? 'wrk' : 'bun load client'}), latency over ${sequential.length} sequential requests. Served events stored while logging was on: ${int(logged)}.\n`)
+out.push(`Median of ${ROUNDS} alternating rounds, each server first loaded for ${WARMUP_S} s at c=${CONCURRENCY}; result cache off; throughput at concurrency ${CONCURRENCY} for ${DURATION_S} s (${hasWrk() ? 'wrk' : 'bun load client'}), latency over ${sequential.length} sequential requests. Served events stored while logging was on: ${int(logged)}.\n`)
 out.push('| | logging off | logging on | on vs off | target |')
 out.push('|---|---:|---:|---:|---|')
 out.push(`| q/s at c=${CONCURRENCY} | ${int(off.qps)} | ${int(on.qps)} | ${pct(on.qps, off.qps)} | within 5% ${on.qps >= off.qps * 0.95 ? '✓' : '✗'} |`)
@@ -208,5 +228,6 @@ for (const name of threadNames) {
   const [a, b] = [off.threadMsPerRequest[name] ?? 0, on.threadMsPerRequest[name] ?? 0]
   if (a * 1000 >= 1 || b * 1000 >= 1) out.push(`| ${name} | ${us(a * 1000)} | ${us(b * 1000)} | ${us((b - a) * 1000)} |`)
 }
-out.push(`\nLogging's own CPU per served search, measured in process over ${int(cost.searches)} searches: **${us(cost.totalUs)} µs** (request path ${us(cost.requestPathUs)}, batched write ${us(cost.writerUs)}, rollup ${us(cost.rollupUs)}, popularity fold ${us(cost.popularityUs)}) = **${(costShare * 100).toFixed(2)}%** of a search's server CPU with logging off (${ms(off.cpuMsPerRequest)} ms at c=${CONCURRENCY}); target within 5% ${costShare <= 0.05 ? '✓' : '✗'}.`)
+const parts = (c: LoggingCost) => `request path ${us(c.requestPathUs)}, batched write ${us(c.writerUs)}, rollup ${us(c.rollupUs)}, popularity fold ${us(c.popularityUs)}`
+out.push(`\nLogging's own CPU per served search, measured in process over ${int(cost.searches)} searches with the code hot: **${us(cost.totalUs)} µs** (${parts(cost)}) = **${(costShare * 100).toFixed(2)}%** of a search's server CPU with logging off (${ms(off.cpuMsPerRequest)} ms at c=${CONCURRENCY}); target within 5% ${costShare <= 0.05 ? '✓' : '✗'}. A fresh process's first ${int(costs.cold.searches)} logged searches, the JIT still compiling: ${us(costs.cold.totalUs)} µs (${parts(costs.cold)}) = ${(coldShare * 100).toFixed(2)}%.`)
 console.log(out.join('\n'))

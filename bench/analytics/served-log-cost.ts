@@ -11,6 +11,8 @@
 // Corpus: the search requests of the bench (parsed by the same parser as the server), each answered
 //   with ten hit ids and a total, from a pool of client ids so sessions have several searches.
 // Notes: one thread, nothing else running in this process; the data dir is a fresh temp dir.
+//   measureLoggingCosts measures twice: cold (a fresh process's first logged searches, JSC still
+//   compiling) and warm (the same again, code hot), as a server sees after its first minutes.
 // Run: imported by search-logging.bench.ts (or `BENCH_DATA_DIR=/tmp/prof1m npx bun run
 //   bench/analytics/served-log-cost.ts` for the figures alone, over a prepared data dir's vocabulary;
 //   BENCH_SESSION_SEARCHES=2 for sessions of two searches, as the end-to-end bench's shoppers make).
@@ -102,6 +104,18 @@ export function measureLoggingCost(requests: readonly BenchRequest[], searches =
   }
 }
 
+/**
+ * Logging's cost in a fresh process (`cold`: its first `searches` logged searches, while JSC still
+ * tiers the code up) and once the code runs hot (`warm`: the same again, in a new data dir, in the
+ * same process), as on a server that has been up for a while. The cold figure counts the JIT's work
+ * as much as the logging's; the warm one is what each logged search costs from then on.
+ */
+export function measureLoggingCosts(requests: readonly BenchRequest[], searches = 20_000, sessionSearches = 10): { cold: LoggingCost; warm: LoggingCost } {
+  const cold = measureLoggingCost(requests, searches, sessionSearches)
+  const warm = measureLoggingCost(requests, searches, sessionSearches)
+  return { cold, warm }
+}
+
 /** Standalone runs: the requests of a prepared data dir's vocabulary (BENCH_DATA_DIR, as the micro profiles take). */
 export async function preparedRequests(): Promise<BenchRequest[]> {
   const vocabulary = await Bun.file(join(process.env.BENCH_DATA_DIR ?? '/tmp/prof1m', 'vocabulary.json')).json()
@@ -111,4 +125,4 @@ export async function preparedRequests(): Promise<BenchRequest[]> {
 /** Shoppers' searches a session in standalone runs (BENCH_SESSION_SEARCHES, default 10). */
 export const standaloneSessionSearches = (): number => Number(process.env.BENCH_SESSION_SEARCHES ?? 10)
 
-if (import.meta.main) console.log(measureLoggingCost(await preparedRequests(), 20_000, standaloneSessionSearches()))
+if (import.meta.main) console.log(measureLoggingCosts(await preparedRequests(), 20_000, standaloneSessionSearches()))
