@@ -197,16 +197,17 @@ const pairedRatios = { qps: paired((r) => r.qps), cpuMsPerRequest: paired((r) =>
 // Warm: the logging code hot, as on a server past its first minutes (the cold figure, a fresh
 // process's first logged searches, is printed beside it).
 // Sessions of two searches, as this bench's shoppers make (a new client id each pass over the list).
-const costs = measureLoggingCosts(mixed, 20_000, 2)
+const COST_SESSION_SEARCHES = 2
+const costs = measureLoggingCosts(mixed, 20_000, COST_SESSION_SEARCHES)
 const cost = costs.warm
 const costShare = cost.totalUs / 1000 / off.cpuMsPerRequest
 const coldShare = costs.cold.totalUs / 1000 / off.cpuMsPerRequest
-const result = { objects: OBJECTS, machine: { loadAverageBefore: loadBefore, loadAverageAfter: load(), cores: navigator.hardwareConcurrency }, durationS: DURATION_S, rounds: ROUNDS, servedEventsStored: logged, on, off, pairedRatios, loggingCost: { ...cost, shareOfSearchCpu: costShare, cold: { ...costs.cold, shareOfSearchCpu: coldShare } }, runs }
+const result = { objects: OBJECTS, machine: { loadAverageBefore: loadBefore, loadAverageAfter: load(), cores: navigator.hardwareConcurrency }, durationS: DURATION_S, warmupS: WARMUP_S, rounds: ROUNDS, servedEventsStored: logged, on, off, pairedRatios, loggingCost: { ...cost, sessionSearches: COST_SESSION_SEARCHES, shareOfSearchCpu: costShare, cold: { ...costs.cold, shareOfSearchCpu: coldShare } }, runs }
 writeFileSync(join(RESULTS_DIR, `analytics-search-logging-${OBJECTS}${ANONYMOUS ? '-anonymous' : ''}.json`), JSON.stringify(result, null, 2) + '\n')
 
 const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`
 const out = [`\n### Search with served logging on vs off, ${int(OBJECTS)} objects${ANONYMOUS ? ', requests without client_id' : ', requests with client_id'} (load average ${loadBefore} → ${result.machine.loadAverageAfter}, ${result.machine.cores} cores)\n`]
-out.push(`Median of ${ROUNDS} alternating rounds, each server first loaded for ${WARMUP_S} s at c=${CONCURRENCY}; result cache off; throughput at concurrency ${CONCURRENCY} for ${DURATION_S} s (${hasWrk() ? 'wrk' : 'bun load client'}), latency over ${sequential.length} sequential requests. Served events stored while logging was on: ${int(logged)}.\n`)
+out.push(`Median of ${ROUNDS} alternating rounds${WARMUP_S > 0 ? `, each server first loaded for ${WARMUP_S} s at c=${CONCURRENCY}` : ', no warm-up load'}; result cache off; throughput at concurrency ${CONCURRENCY} for ${DURATION_S} s (${hasWrk() ? 'wrk' : 'bun load client'}), latency over ${sequential.length} sequential requests. Served events stored while logging was on: ${int(logged)}.\n`)
 out.push('| | logging off | logging on | on vs off | target |')
 out.push('|---|---:|---:|---:|---|')
 out.push(`| q/s at c=${CONCURRENCY} | ${int(off.qps)} | ${int(on.qps)} | ${pct(on.qps, off.qps)} | within 5% ${on.qps >= off.qps * 0.95 ? '✓' : '✗'} |`)

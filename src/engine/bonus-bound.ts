@@ -11,13 +11,18 @@
  * never do cannot be adjacent there, so the doc's bound counts only the pairs it may have.
  *
  * Each bound is `bonusForPairs` of a pair count (the function every doc's bonus is computed with) ×
- * the same factor, so a doc that has exactly those pairs scores the same float as its bound.
+ * the same factor: with factor 1 a doc with exactly those pairs has the same float as its bound, one
+ * with fewer a float no higher (rounding is monotone), which pruning's cut of ties needs.
  */
 import { pairQueryMask } from '@/index/index.ts'
 import type { WordPlan } from '@/query/index.ts'
 import { bonusForPairs } from '@/rank/index.ts'
 
-/** First characters of the terms that can put a word in a title position mask: its expansions and parts. */
+/**
+ * First characters of the terms that can put a word in a title position mask: its expansions, and
+ * its parts, whose masks scoring ORs into the word's (text-match.ts scoreParts: "smartwatch" asked,
+ * "smart watch band" indexed, the word is beside "band" through "watch").
+ */
 function firstChars(word: WordPlan): Set<number> {
   const out = new Set<number>()
   for (const e of word.expansions) if (e.term.length > 0) out.add(e.term.charCodeAt(0))

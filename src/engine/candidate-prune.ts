@@ -22,7 +22,7 @@
  *
  * A doc outside the candidates scores below θ, or ties with it behind k docs: it cannot be in the window. Only a
  * title of exactly W tokens can earn the exact-title bonus: when few hits have one, they are
- * candidates outright and C is taken without that bonus.
+ * candidates outright and C, C(d) are taken without that bonus.
  */
 import { Bitmap, sortUnique, type SegmentReader } from '@/index/index.ts'
 import { MATCH_WEIGHT, type WordPlan } from '@/query/index.ts'
@@ -95,6 +95,7 @@ const bm25 = new Bm25fTable()
 let candDocs = new Uint32Array(1024)
 /** The other words' bound of each doc a walk took (take), grown on demand. */
 let otherBounds = new Float64Array(1024)
+/** Each candidate's bound of its score (+Infinity for a title of exactly W tokens kept outright). */
 let candScores = new Float64Array(1024)
 
 function addCandidate(n: number, doc: number, score: number): number {
@@ -224,8 +225,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     for (let i = 0; i < ids.length; i++) n = addCandidate(n, ids[i]!, Infinity)
   }
   // Without other factors and parts, the bound is computed like the score itself (the same word
-  // scores, summed in an order that gives the same float, times the largest bonus; rounding is
-  // monotone), so it needs no rounding slack and a doc tied with θ is told apart by its address.
+  // scores, summed in an order that gives the same float, times a bonus no lower than the doc's,
+  // bonus-bound.ts; rounding is monotone), so it needs no slack and a tie with θ goes by address.
   const tiesExact = ctx.factorBound === 1 && others === 0 && (W <= 2 || p === W - 1)
   // A word met only through typos (or parts, which count as exact) never earns the all-exact bonus.
   const allExact = words.every((w) => w.parts !== null || w.expansions.some((e) => e.isExact))

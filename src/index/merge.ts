@@ -2,7 +2,8 @@
  * Segment merge (compaction): several segments with their deleted-docs bitmaps → one segment
  * holding the alive docs, in order (segment order, then DocId). Postings are rebuilt entry by
  * entry (remapped docs, the same payload classes); value bitmaps, columns, norms and title pairs
- * are remapped. The result equals a fresh build of the alive objects in that order.
+ * are remapped. The result equals a fresh build of the alive objects in that order (except the title
+ * pairs of a segment written before them: every bit set, see mergeTitlePairs).
  */
 import { Bitmap, BitmapCursor, CURSOR_END } from './bitmap.ts'
 import { ByteWriter, encodeUtf8, U32List } from './byte-buffers.ts'

@@ -3,7 +3,7 @@
  * its title. For every two neighbouring title positions p, p + 1 (both < 32, the positions the
  * phrase bonus can see), each pair (first character of a term at p, first character of a term at
  * p + 1) sets one bit, `titlePairBit(a, b)`. A term here is every indexed term at the position: the
- * whole token and its parts ("rtx-4090" at p gives "rtxx4090"… and "rtx", "4090"), so any term that
+ * whole token and its parts ("RTX-4090" at p gives "rtx4090", "rtx" and "4090"), so any term that
  * can put a word in the title's position mask is counted.
  *
  * What it is for: candidate pruning (engine/candidate-prune.ts) bounds a doc's score with the
@@ -22,7 +22,10 @@
 /** Title positions the phrase bonus reads (postings keep title positions < 32). */
 const TITLE_POSITIONS = 32
 
-/** The bit (0..63) of the pair of first characters (UTF-16 code units) `a` then `b`. */
+/**
+ * The bit (0..63) of the pair of first characters (UTF-16 code units) `a` then `b`. Stored bits are
+ * read with it: changing it makes old segments' bits lie (bounds too low), so it needs a new section.
+ */
 export function titlePairBit(a: number, b: number): number {
   return (Math.imul(Math.imul(a, 0x9e3779b1) ^ (b + 0x7f4a7c15), 0x85ebca6b) >>> 26) & 63
 }

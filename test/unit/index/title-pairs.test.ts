@@ -86,6 +86,66 @@ describe('title pairs', () => {
     )
   })
 
+  test("with words that have parts and titles that are exactly the query, a doc's bound is never below its bonus", () => {
+    // A word with parts: a code typed whole (its joined term and its parts) or a split compound
+    // (its parts only). Titles hold the parts apart too ("rtx 4090"), or are the words themselves.
+    const codes = TOKENS.map((t) => analyze(t)).filter((ts) => ts.length > 2)
+    const pool = [...TOKENS, ...codes.flatMap((ts) => ts.filter((t) => t.isPart).map((t) => t.term))]
+    const plainArb = fc.array(fc.constantFrom(...pool.flatMap((t) => analyze(t).map((x) => x.term))), { minLength: 1, maxLength: 2 }).map((terms) => ({ terms, parts: null as string[] | null, shown: [terms[0]!] }))
+    const codeArb = fc.tuple(fc.constantFrom(...codes), fc.boolean(), fc.boolean()).map(([ts, whole, apart]) => {
+      const parts = ts.filter((t) => t.isPart).map((t) => t.term)
+      return { terms: whole ? [ts[0]!.term] : [], parts, shown: apart ? parts : [ts[0]!.term] }
+    })
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(plainArb, codeArb), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        (asked, randomTitle, titleIsQuery, allExact) => {
+          const title = titleIsQuery ? asked.flatMap((w) => w.shown).join(' ') : randomTitle.join(' ')
+          const r = segmentOf([title])
+          const tokens = analyze(title)
+          const positions = positionsOf(title)
+          // As scoring builds a word's mask: its terms' positions, and its parts' once every part occurs.
+          const masks = asked.map(({ terms, parts }) => {
+            let m = terms.reduce((m, t) => m | (positions.get(t) ?? 0), 0)
+            if (parts !== null && parts.every((p) => tokens.some((t) => t.term === p))) m = parts.reduce((m, p) => m | (positions.get(p) ?? 0), m)
+            return m
+          })
+          const W = asked.length
+          let pairs = 0
+          for (let w = 1; w < W; w++) if (((masks[w - 1]! << 1) & masks[w]!) !== 0) pairs++
+          const titleLen = tokens.filter((t) => !t.isPart).length
+          const exactTitle = masks.every((m) => m !== 0) && titleLen === W && pairs === W - 1
+          const bounds = new BonusBounds(asked.map((w) => wordOf(w.terms, w.parts)), allExact, false, 1, r.titlePairs)
+          expect(bounds.of(0)).toBeGreaterThanOrEqual(bonusForPairs(pairs, W, exactTitle, allExact))
+        },
+      ),
+    )
+  })
+
+  test('a word with parts has the pairs its parts stand in, though the title never holds the word whole', () => {
+    // Scoring ORs the parts' title masks into the word's (text-match.ts scoreParts): "rtx-4090" asked,
+    // "rtx 4090 jacket" indexed, the word is beside "jacket" through "4090" (first letters '4', 'j').
+    const r = segmentOf(['rtx 4090 jacket', 'jacket rtx 4090'])
+    const bounds = new BonusBounds([wordOf(['rtx4090'], ['rtx', '4090']), wordOf(['jacket'])], true, true, 1, r.titlePairs)
+    expect(bounds.of(0)).toBe(bonusForPairs(1, 2, false, true))
+    // "jacket" before the word is not the query's order.
+    expect(bounds.of(1)).toBe(bonusForPairs(0, 2, false, true))
+  })
+
+  test('a title that is exactly the query is bounded with the exact-title factor, unless such titles are kept outright', () => {
+    const r = segmentOf(['blue jeans', 'blue jeans slim'])
+    const words = [wordOf(['blue']), wordOf(['jeans'])]
+    const bounds = new BonusBounds(words, true, false, 1, r.titlePairs)
+    expect(bounds.of(0)).toBe(bonusForPairs(1, 2, true, true))
+    expect(bounds.max).toBe(bounds.of(0))
+    expect(new BonusBounds(words, true, true, 1, r.titlePairs).of(0)).toBe(bonusForPairs(1, 2, false, true))
+    // One word: no pair to tell docs apart, and a one-token title may be exactly it.
+    expect(new BonusBounds([wordOf(['blue'])], true, false, 1, r.titlePairs).of(1)).toBe(bonusForPairs(0, 1, true, true))
+  })
+
   test('a title without the pair gets the bound without the phrase bonus; one with it keeps the full bound', () => {
     const r = segmentOf(['blue jeans slim', 'blue denim jacket', 'jacket blue'])
     const bounds = new BonusBounds([wordOf(['blue']), wordOf(['jeans', 'jacket', 'jersey'])], true, true, 1, r.titlePairs)
