@@ -49,7 +49,7 @@ export const pruneTuning = { minHits: PRUNE_MIN_HITS }
 const EXACT_LENGTH_TITLES_KEPT = 4096
 /** Pruning is abandoned once this share of the hits are candidates. */
 const GIVE_UP_SHARE = 0.5
-/** With several words, pruning is tried only when the pruned word has this many expansions, or is a prefix being typed and the other words' scores come from their impact prefixes. */
+/** With several words, pruning is tried only when the pruned word has this many expansions, or is matched as a prefix (`isPrefix`: autocomplete's last word) and the other words' scores come from their impact prefixes. */
 const MIN_EXPANSIONS_WITH_OTHER_WORDS = 8
 /** Docs visited between two raises of θ within one expansion's walk (prefix stretches are as long). */
 const THETA_EVERY = 64
@@ -172,14 +172,14 @@ class BestDocs {
 
 /**
  * The candidates among `hits` (one segment) that surely hold the top `k`, or null when pruning does
- * not apply (few hits; the pruned word has parts; with other words, few expansions and the other
- * words scored at every hit) or gives up (most hits are candidates).
+ * not apply (few hits; the pruned word has parts; with other words, few expansions unless it is a
+ * prefix and the other words are scored from their impact prefixes) or gives up (most hits are candidates).
  */
 export function pruneCandidates(view: IndexView, seg: SegmentState, words: readonly WordPlan[], hits: Bitmap, k: number, ctx: PruneContext): Bitmap | null {
   const W = words.length
   const h = hits.size
   if (W === 0 || W > 32 || k <= 0 || h <= k * PRUNE_MIN_HITS_PER_K || h < pruneTuning.minHits) return null
-  // The pruned word: the one with the most expansions (the prefix being typed), without parts.
+  // The pruned word: the one with the most expansions (usually the prefix being typed), without parts.
   let p = 0
   for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
   if (words[p]!.parts !== null) return null
@@ -202,9 +202,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   for (let w = 0; w < W; w++) if (w !== p && words[w]!.parts === null) otherTerms.push(termsOf(w, false))
   // With other words scored at every hit, that costs about a full scoring of them: only worth it
   // when the pruned word has many expansions to skip (measured: 2–4x slower with 3, faster with
-  // 64). From their impact prefixes (other-words.ts) it costs little for a prefix being typed; a
-  // whole word of few expansions beside a common one walks most hits and looks o(d) up for each
-  // ("dorno pro" at 1M: 33K lookups, 11.5 ms pruned against 5.8 scoring all 70K hits).
+  // 64). From impact prefixes (other-words.ts) it pays for `isPrefix` (autocomplete's last word, typed
+  // in full or not), even of few completions ("blender bl" 3.4 ms pruned, 14.6 not); a whole word beside
+  // a common one can walk most hits, an o(d) lookup each ("dorno pro" at 1M: 33K, 11.5 ms vs 5.8 unpruned).
   const fromPrefixes = othersFromPrefixes(r, h, otherTerms)
   if (W > 1 && words[p]!.expansions.length < MIN_EXPANSIONS_WITH_OTHER_WORDS && !(fromPrefixes && words[p]!.isPrefix)) return null
   // Set up only once pruning applies (the early return above is the common multi-word case).
