@@ -20,8 +20,9 @@
 //   ends by measuring logging's own CPU per search in process (served-log-cost.ts) and sets it
 //   against the same run's CPU per search with logging off.
 // Run: npx bun run bench/analytics/search-logging.bench.ts   (BENCH_OBJECTS=100000,
-//   BENCH_DURATION_S=8, BENCH_ROUNDS=5, BENCH_WARMUP_S=10 seconds of load before each window; BENCH_ANONYMOUS=1 sends no client_id: logging alone,
-//   without the personalisation and session rollup a shopper's logged searches feed)
+//   BENCH_DURATION_S=8, BENCH_ROUNDS=5, BENCH_WARMUP_S=10 seconds of load before each server's
+//   measurements; BENCH_ANONYMOUS=1 sends no client_id: logging alone, without the
+//   personalisation and session rollup a shopper's logged searches feed)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,7 +40,7 @@ const OBJECTS = Number(env.BENCH_OBJECTS ?? 100_000)
 const DURATION_S = Number(env.BENCH_DURATION_S ?? 8)
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 5)
 /**
- * Seconds of load at c=16 before each round's measured window (BENCH_WARMUP_S): a fresh server's
+ * Seconds of load at c=16 before each server's measurements (BENCH_WARMUP_S): a fresh server's
  * first seconds are spent compiling (JSC's JIT threads took ~0.3 ms a request in an 8 s window),
  * and with logging on there is more code to compile (the rollup thread's, the logging's), so
  * without it the comparison measures the two modes' warm-up as much as their steady state.
@@ -85,6 +86,22 @@ ${WRK_DONE}`
 /** Requests for the bun load client: a client id of their own each (one short session per shopper). */
 const unmarked = (requests: BenchRequest[], tag: string) => requests.map((r, i) => ({ ...r, path: r.path.replace(MARK, `${tag}${i}`) }))
 
+/**
+ * Load at c=CONCURRENCY for `durationS` (wrk, else the bun load client) from shoppers of its own:
+ * `tag` goes before every client id. With the same ids in every load, an "on" round's shoppers
+ * went on with the sessions of the loads before (within 30 minutes), so their sessions grew round
+ * after round instead of holding one or two searches.
+ */
+async function concurrentLoad(sift: BenchSift, mixed: BenchRequest[], tag: string, durationS: number): Promise<{ qps: number; requests: number; errors: number }> {
+  if (hasWrk()) {
+    // The tag before MARK: the script replaces MARK with the thread and the pass.
+    const w = await runWrk(sift.url, mixed.map((r) => ({ ...r, path: r.path.replace(MARK, `${tag}${MARK}`) })), CONCURRENCY, durationS, WRK_SCRIPT)
+    return { qps: w.qps, requests: w.requests, errors: w.errors }
+  }
+  const r = await runClient({ baseUrl: sift.url, mode: 'concurrent', requests: unmarked(mixed, tag), concurrency: CONCURRENCY, durationS })
+  return { qps: r.completed / r.elapsedS, requests: r.completed, errors: r.completed - (r.statuses['200'] ?? 0) }
+}
+
 function storedEvents(dataDir: string): number {
   const db = openAnalyticsDb(dataDir, { readonly: true })
   try {
@@ -98,11 +115,9 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   await runClient({ baseUrl: sift.url, mode: 'sequential', requests: unmarked(mixed.slice(0, 100), `${tag}w`) })
   const report = async () => (await signedFetch(sift.url, TRACKER, 'GET', '/breakdown?days=0')).text()
   if (WARMUP_S > 0) {
-    // Shoppers of their own (the tag before MARK), so the measured window's sessions start afresh.
-    const warm = mixed.map((r) => ({ ...r, path: r.path.replace(MARK, `${tag}u${MARK}`) }))
-    const w = hasWrk()
-      ? await runWrk(sift.url, warm, CONCURRENCY, WARMUP_S, WRK_SCRIPT)
-      : await runClient({ baseUrl: sift.url, mode: 'concurrent', requests: unmarked(warm, `${tag}u`), concurrency: CONCURRENCY, durationS: WARMUP_S }).then((r) => ({ requests: r.completed }))
+    // Shoppers of its own, so the measured window's sessions start afresh; the reports then have
+    // the rollup write the warm-up's sessions before anything is measured.
+    const w = await concurrentLoad(sift, mixed, `${tag}u`, WARMUP_S)
     for (let n = Math.ceil(w.requests / CATCH_UP_BUDGET) + 1; n > 0; n--) await report()
   }
   const seqCpu0 = sift.cpu()
@@ -115,20 +130,7 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   await report()
   const cpu0 = sift.cpu()
   const threads0 = threadCpu(sift.pid)
-  let qps: number
-  let requests: number
-  let errors: number
-  if (hasWrk()) {
-    // Shoppers of this round's own (the tag before MARK): with the same ids every round, an "on"
-    // round's shoppers went on with the sessions of the rounds before (within 30 minutes), so their
-    // sessions grew round after round instead of holding one or two searches.
-    const window = mixed.map((r) => ({ ...r, path: r.path.replace(MARK, `${tag}m${MARK}`) }))
-    const w = await runWrk(sift.url, window, CONCURRENCY, DURATION_S, WRK_SCRIPT)
-    ;[qps, requests, errors] = [w.qps, w.requests, w.errors]
-  } else {
-    const r = await runClient({ baseUrl: sift.url, mode: 'concurrent', requests: unmarked(mixed, `${tag}c`), concurrency: CONCURRENCY, durationS: DURATION_S })
-    ;[qps, requests, errors] = [r.completed / r.elapsedS, r.completed, r.completed - (r.statuses['200'] ?? 0)]
-  }
+  const { qps, requests, errors } = await concurrentLoad(sift, mixed, `${tag}m`, DURATION_S)
   // The rollup writes a shopper's session when it closes (30 minutes on) or when a report asks: these
   // reports have it write the sessions the round left open, so their cost is in the round's CPU.
   // A report's catch-up does at most CATCH_UP_BUDGET events of work and the round held at most one

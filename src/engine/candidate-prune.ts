@@ -51,7 +51,7 @@ const EXACT_LENGTH_TITLES_KEPT = 4096
 const GIVE_UP_SHARE = 0.5
 /** With several words, pruning is tried only when the pruned word has this many expansions, or is matched as a prefix (`isPrefix`: autocomplete's last word) and the other words' scores come from their impact prefixes. */
 const MIN_EXPANSIONS_WITH_OTHER_WORDS = 8
-/** Docs visited between two raises of θ within one expansion's walk (prefix stretches are as long). */
+/** Docs a doc-order walk or probe takes between two raises of θ (before any doubling), and the postings of an impact-prefix stretch. */
 const THETA_EVERY = 64
 /** A raise that does not lift θ doubles the docs a doc-order walk or probe takes before the next one (up to this; kept across terms). */
 const THETA_EVERY_MAX = 4096

@@ -5,12 +5,13 @@
  * autocomplete keystroke.
  *
  * Exact by a bound: a term's alive df is at most its raw df summed over the segments. The largest
- * segment's `limit` best terms by raw df (one scan of its typed df array with a small heap) give
- * exact dfs whose smallest, θ, the true limit-th best df reaches. A term whose bound is below θ is
- * beaten by `limit` terms and cannot be kept, so only terms whose bound reaches θ get their exact
- * df. The other segments' raw dfs are summed only for the terms they hold in the range (they are
- * small: the writes since the last merge), every other term's bound is its raw df in the largest
- * segment. One segment without deletions: exactly the terms whose df reaches the limit-th best.
+ * segment's `limit` best terms by raw df (one scan of its typed df array with a small heap; of a
+ * df level's ords when one holds `limit` of the range's terms, index/df-ladder.ts) give exact dfs
+ * whose smallest, θ, the true limit-th best df reaches. A term whose bound is below θ is beaten by
+ * `limit` terms and cannot be kept, so only terms whose bound reaches θ get their exact df. The
+ * other segments' raw dfs are summed only for the terms they hold in the range (they are small:
+ * the writes since the last merge), every other term's bound is its raw df in the largest segment.
+ * One segment without deletions: exactly the terms whose df reaches the limit-th best.
  */
 import { prefixRange, type SegmentReader } from '@/index/index.ts'
 

@@ -15,10 +15,13 @@ import { lowerBoundU32 } from '@/shared/sorted-search.ts'
 
 /** The lowest level's df; each level doubles it. */
 const FIRST_LEVEL_DF = 4
-/** A level is kept while it has at most this share of the level below (a level barely smaller saves nothing). */
+/**
+ * A level is kept when it holds at most this share of the terms of the last level kept (of all
+ * terms, for the first): a level barely smaller than that one saves nothing.
+ */
 const MAX_SHARE = 0.5
 
-/** Ords of the best terms' candidates: slices of one level's list, one per range, and the level's df. */
+/** Ords of the best terms' candidates: slices of one level's list, one per range holding any, and the level's df. */
 export interface LadderSlices {
   minDf: number
   lists: Uint32Array[]
@@ -55,7 +58,8 @@ export class DfLadder {
 
   /**
    * The highest level holding at least `limit` ords within `ranges` (sorted, disjoint [lo, hi) of
-   * ords), as one slice of its list per range; null when no level does (read the ranges whole).
+   * ords), as one slice of its list per range holding any; null when no level does (read the ranges
+   * whole).
    */
   within(ranges: readonly (readonly [number, number])[], limit: number): LadderSlices | null {
     for (let l = this.levels.length - 1; l >= 0; l--) {

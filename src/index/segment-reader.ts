@@ -20,7 +20,7 @@ const TERM_CACHE_MAX = 4096
  * search fast enough without, and a small segment per write would build them for little.
  */
 export const TERM_TABLES_MIN_TERMS = 16_384
-/** The size in use; property tests set 0 so that their small segments take the tables' paths too. */
+/** The size in use; tests lower it (to 0 or a few terms) so that their small segments take the tables' paths too. */
 export const termTablesTuning = { minTerms: TERM_TABLES_MIN_TERMS }
 
 function section<T extends SectionArray>(data: SegmentData, name: string, ctor: { new (n: number): T }): T {

@@ -32,7 +32,8 @@ export function titlePairBit(a: number, b: number): number {
 
 /**
  * Accumulates one doc's title terms in position order (as the tokenizer emits them: positions
- * ascending, a token's parts at its position) and yields the doc's two words.
+ * ascending, a token's parts at its position); the doc's summary is then in `lo` and `hi` (as int32:
+ * store them in a Uint32Array, which wraps them back).
  */
 export class TitlePairsBuilder {
   lo = 0

@@ -11,6 +11,7 @@
  */
 import type { Database } from './analytics-db.ts'
 import type { BreakdownCounts } from './reports-read.ts'
+import { dayTotalsChanged } from './reports-dims.ts'
 
 /** A day's change of the counts /breakdown reads. */
 interface DayChange extends BreakdownCounts {
@@ -78,7 +79,7 @@ export class DayTotals {
   /** Writes the summed changes (inside the transaction that made them) and forgets them. */
   flush(): void {
     for (const c of this.days.values()) {
-      if (c.sessions === 0 && c.usedSearch === 0 && c.searchConverted === 0 && c.notUsedConverted === 0 && c.searches === 0 && c.noResults === 0 && c.clicked === 0) continue
+      if (c.sessions === 0 && !dayTotalsChanged(c)) continue
       this.qAddDay.run(c.trackerId, c.day, c.sessions, c.usedSearch, c.searchConverted, c.notUsedConverted, c.searches, c.noResults, c.clicked)
     }
     for (const c of this.queryDays.values()) {

@@ -4,11 +4,11 @@
  * each such day is counted under the user's previous day of use (`rp_filter_firsts`).
  *
  * Changes are netted before they touch the tables, once per transaction (`settle`, called by
- * ReportsDb.transaction): the rollup replaces a growing session by taking
- * it out and putting it back one event larger (or, in place, by its differences alone), and nearly
- * all of its (key, day, converted) contributions come back unchanged. Applying only the difference
- * is the same end state (each key's rows are a function of its per-day counts, whatever the order
- * of changes) at a fraction of the statements.
+ * ReportsDb.transaction at its end, and at the start of a nested one, a savepoint, too): the
+ * rollup replaces a growing session by taking it out and putting it back one event larger (or,
+ * in place, by its differences alone), and nearly all of its (key, day, converted) contributions
+ * come back unchanged. Applying only the difference is the same end state (each key's rows are a
+ * function of its per-day counts, whatever the order of changes) at a fraction of the statements.
  */
 import type { SessionSummary } from '../../analytics/sessions/index.ts'
 import type { Database } from './analytics-db.ts'

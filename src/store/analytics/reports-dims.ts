@@ -126,8 +126,11 @@ type Totals = Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'no
 /** A change of one day's totals (rp_day's columns but the session count) and of its query rows. */
 export type TotalsDelta = Omit<BreakdownCounts, 'sessions'> & { queries: { query: string; searches: number; noResults: number }[] }
 
-/** Whether a change of a session's totals changes its day's row (not only its query rows). */
-export function dayTotalsChanged(d: TotalsDelta): boolean {
+/**
+ * Whether a change of a day's counts, the session count aside, changes any of them (a session's
+ * change that does not changes its query rows only).
+ */
+export function dayTotalsChanged(d: Omit<BreakdownCounts, 'sessions'>): boolean {
   return d.usedSearch !== 0 || d.searchConverted !== 0 || d.notUsedConverted !== 0 || d.searches !== 0 || d.noResults !== 0 || d.clicked !== 0
 }
 
