@@ -7,7 +7,8 @@
 // Notes: a diagnostic. Server env can be added as JSON in SIFT_ENV (e.g. '{"BUN_JSC_useFTLJIT":"false"}':
 //   measured 2026-11-21 at 1M, no FTL saves the ~0.25 ms of JIT a request but costs the search
 //   worker ~1.5 ms more). Sequential requests all land on one pool thread.
-// Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/thread-cpu.profile.ts   (PASSES=3, AC=1, BENCH_CASE=<case-name prefix>)
+// Run: BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/thread-cpu.profile.ts   (PASSES=3, AC=1, BENCH_CASE=<case-name prefix>,
+//   BENCH_IDENTITY=1 for uncompressed answers)
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,7 +27,9 @@ const warmupTyped = warmupKeystrokes(vocabulary, typed, 20, 43)
 const autocomplete = env.AC === '1'
 // BENCH_CASE (a case-name prefix) keeps the search cases whose name starts with it (not with AC=1).
 const picked = env.BENCH_CASE === undefined ? cases : cases.filter((c) => c.name.startsWith(env.BENCH_CASE!))
-const requests = autocomplete ? measuredKeystrokes.map((k) => k.request) : mixedRequests(picked)
+// BENCH_IDENTITY=1 asks for uncompressed answers (the front thread's compression left out).
+const asked = autocomplete ? measuredKeystrokes.map((k) => k.request) : mixedRequests(picked)
+const requests = env.BENCH_IDENTITY === '1' ? asked.map((r) => ({ ...r, headers: { ...r.headers, 'accept-encoding': 'identity' } })) : asked
 const warmup = autocomplete ? warmupTyped.map((k) => k.request) : cases.flatMap((c) => c.warmup)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-threads-'))

@@ -139,6 +139,17 @@ describe('methods and paths', () => {
     const doc = (await (await fetch(`${s.url}/openapi/json`)).json()) as { paths: Record<string, unknown> }
     for (const path of ['/v1/content', '/v1/content/commit', '/v1/content_export', '/v1/update_by_query', '/health']) expect(doc.paths[path]).toBeDefined()
   })
+
+  test('the OpenAPI document lists the query parameters of search and autocomplete (parsed by Sift, not by a query hook)', async () => {
+    type Operation = { parameters?: { name: string; in: string; required: boolean; schema: { type?: string; anyOf?: unknown[] } }[] }
+    const doc = (await (await fetch(`${s.url}/openapi/json`)).json()) as { paths: Record<string, Record<string, Operation>> }
+    const names = (path: string, method: string) => (doc.paths[path]?.[method]?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)
+    for (const method of ['get', 'post']) expect(names('/search', method)).toEqual(expect.arrayContaining(['tracker_id', 'q', 'f[]', 'f_must[]', 'size', 'page', 'sort', 'facets', 'prefer[]']))
+    expect(names('/autocomplete/v2', 'get')).toEqual(expect.arrayContaining(['tracker_id', 'q', 'type', 'prefer[]', 'hit_fields']))
+    const q = doc.paths['/search']!.get!.parameters!.find((p) => p.name === 'q')!
+    expect(q).toMatchObject({ required: false, schema: { type: 'string' } })
+    expect(doc.paths['/search']!.get!.parameters!.find((p) => p.name === 'f[]')!.schema.anyOf).toHaveLength(2)
+  })
 })
 
 describe('response compression', () => {

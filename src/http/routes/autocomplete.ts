@@ -11,6 +11,7 @@ import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/a
 import { FieldErrorsSchema } from '../models/search.model.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
+import { queryDoc } from './query-doc.ts'
 import type { SearchRouteDeps } from './search.ts'
 
 /** The same dependencies as /search: the search service, the trackers, the served log, personalisation. */
@@ -39,8 +40,8 @@ async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Re
 
 export function autocompleteRoutes(deps: AutocompleteRouteDeps) {
   return new Elysia({ name: 'autocomplete-routes' }).get('/autocomplete/v2', ({ request, server }) => limited(deps, request, server, () => answer(deps, request)), {
-    query: AutocompleteQuerySchema,
+    // The query string is parsed by parseAutocompleteParams alone (query-doc.ts says why).
     response: { 200: AutocompleteResponseSchema, 400: FieldErrorsSchema, 404: t.String() },
-    detail: { tags: ['search'], summary: 'Autocomplete over several types (interface.md 4.3)' },
+    detail: { tags: ['search'], summary: 'Autocomplete over several types (interface.md 4.3)', ...queryDoc(AutocompleteQuerySchema) },
   })
 }

@@ -17,6 +17,7 @@ import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchRes
 import { json, publicBaseUrl, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
 import { jsonBodyDoc } from './catalog-deps.ts'
+import { queryDoc } from './query-doc.ts'
 
 export interface SearchRouteDeps extends PublicReadDeps {
   search: SearchService
@@ -66,9 +67,9 @@ export function searchRoutes(deps: SearchRouteDeps) {
   const detail = { tags: ['search'] }
   return new Elysia({ name: 'search-routes' })
     .get('/search', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, {}, '')), {
-      query: SearchQuerySchema,
+      // The query string is parsed by parseSearchParams alone (query-doc.ts says why).
       response: { 200: SearchResponseSchema, 400: FieldErrorsSchema },
-      detail: { ...detail, summary: 'Search (interface.md 4.1)' },
+      detail: { ...detail, summary: 'Search (interface.md 4.1)', ...queryDoc(SearchQuerySchema) },
     })
     .post(
       '/search',
@@ -81,10 +82,9 @@ export function searchRoutes(deps: SearchRouteDeps) {
           return answer(deps, request, trees.value, JSON.stringify(trees.value))
         }),
       {
-        query: SearchQuerySchema,
         parse: 'none',
         response: { 200: SearchResponseSchema, 400: FieldErrorsSchema },
-        detail: { ...detail, summary: 'Search with a filter tree (interface.md 4.2)', ...jsonBodyDoc(SearchFilterBodySchema, 'Filter trees by object type') },
+        detail: { ...detail, summary: 'Search with a filter tree (interface.md 4.2)', ...queryDoc(SearchQuerySchema), ...jsonBodyDoc(SearchFilterBodySchema, 'Filter trees by object type') },
       },
     )
 }
