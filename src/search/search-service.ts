@@ -106,8 +106,10 @@ export class SearchService {
       if ((error as { code?: string }).code === 'CANCELLED' && signal.aborted) throw createError('TIMEOUT', [this.options.timeoutMs])
       throw error
     }
-    // A JS string holds 2 bytes a character; the ids and the key are small beside the JSON.
-    cache.set(key, answer, 2 * (answer.json.length + key.length) + 64 * answer.hitIds.length, answer.validUntilMs)
+    // A JS string holds 2 bytes a character; the ids and the key are small beside the JSON. The
+    // answer's compressed body, kept beside it once sent (compression.ts encodedAnswer), is counted at
+    // half a byte a character: JSON answers compress 4:1 and more at level 1.
+    cache.set(key, answer, 2 * (answer.json.length + key.length) + (answer.json.length >> 1) + 64 * answer.hitIds.length, answer.validUntilMs)
     return answer
   }
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { gunzipSync, gzipSync, brotliDecompressSync, inflateSync, deflateSync } from 'node:zlib'
+import { until } from '../support/poll.ts'
 import { item, startTestSift, TRACKER_A, TRACKER_B, type TestSift } from '../support/sift-server.ts'
 
 let s: TestSift
@@ -183,6 +184,35 @@ describe('response compression', () => {
     expect(chooseEncoding('*')).toBe('gzip')
     expect(chooseEncoding('*;q=0.5, zstd;q=0.1')).toBe('gzip')
     expect(chooseEncoding(null)).toBe(null)
+  })
+
+  test('a repeated search or keystroke is compressed once: a cache hit sends the same bytes, next_page follows the host asked', async () => {
+    const objects = Array.from({ length: 30 }, (_, i) => item(`enc${i}`, { title: `Quillwort lamp ${i}`, description: 'shade of woven paper, warm light '.repeat(4) }))
+    expect((await s.signed(TRACKER_B, 'POST', '/v1/content', { body: { objects } })).status).toBe(201)
+    const path = `/search?tracker_id=${TRACKER_B.id}&q=quillwort&size=5`
+    await until(async () => ((await (await fetch(`${s.url}${path}`)).json()) as { results: { total_hits: number } }).results.total_hits === 30)
+    const raw = async (p: string, encoding: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${s.url}${p}`, { headers: { 'accept-encoding': encoding, ...headers }, decompress: false } as RequestInit)
+      expect(response.headers.get('content-encoding')).toBe(encoding)
+      expect(response.headers.get('vary')).toContain('Accept-Encoding')
+      return new Uint8Array(await response.arrayBuffer())
+    }
+    const plain = (await (await fetch(`${s.url}${path}`, { headers: { 'accept-encoding': 'identity' } })).json()) as { next_page: string }
+    const [first, hit] = [await raw(path, 'gzip'), await raw(path, 'gzip')]
+    expect(hit).toEqual(first)
+    expect(JSON.parse(gunzipSync(hit).toString())).toEqual(plain)
+    expect(JSON.parse(brotliDecompressSync(await raw(path, 'br')).toString())).toEqual(plain)
+    // The same cached answer behind another host: its own next_page, then the first host's again.
+    const proxied = JSON.parse(gunzipSync(await raw(path, 'gzip', { 'x-forwarded-host': 'shop.example', 'x-forwarded-proto': 'https' })).toString()) as { next_page: string }
+    expect(proxied.next_page).toStartWith('https://shop.example/search?')
+    expect(JSON.parse(gunzipSync(await raw(path, 'gzip')).toString())).toEqual(plain)
+    expect(plain.next_page).toStartWith(s.url)
+    const keystroke = `/autocomplete/v2?tracker_id=${TRACKER_B.id}&q=quillw&type=item:20`
+    const typed = (await (await fetch(`${s.url}${keystroke}`, { headers: { 'accept-encoding': 'identity' } })).json()) as { hits: unknown[] }
+    expect(typed.hits).toHaveLength(20)
+    const [a, b] = [await raw(keystroke, 'gzip'), await raw(keystroke, 'gzip')]
+    expect(b).toEqual(a)
+    expect(JSON.parse(gunzipSync(b).toString())).toEqual(typed)
   })
 
   async function rawBody(url: string, encoding: string): Promise<Uint8Array> {

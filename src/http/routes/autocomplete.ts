@@ -7,6 +7,7 @@ import { servedAutocompleteEvent } from '../../analytics/served-log.ts'
 import { withPersonalisation } from '../../analytics/affinity/personalise.ts'
 import type { SearchError } from '../../shared/errors.ts'
 import { parseAutocompleteParams } from '../autocomplete-params.ts'
+import { encodedAnswer } from '../compression.ts'
 import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/autocomplete.model.ts'
 import { FieldErrorsSchema } from '../models/search.model.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
@@ -16,8 +17,6 @@ import type { SearchRouteDeps } from './search.ts'
 
 /** The same dependencies as /search: the search service, the trackers, the served log, personalisation. */
 export type AutocompleteRouteDeps = SearchRouteDeps
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
 
 async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Response> {
   const url = new URL(request.url)
@@ -32,7 +31,7 @@ async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Re
     const personal = sorted ? null : (deps.personalise?.(params.trackerId, params.userId, params.clientId) ?? null)
     const result = await deps.search.autocomplete(withPersonalisation(params, personal), `${url.search}\u0000${personal?.key ?? ''}`)
     deps.servedLog?.record(servedAutocompleteEvent(params, result, request.headers.get('user-agent')))
-    return new Response(result.json, { status: 200, headers: JSON_HEADERS })
+    return encodedAnswer(request, result, '', () => result.json)
   } catch (error) {
     return errorResponse(error as SearchError, deps.logger)
   }

@@ -11,6 +11,7 @@ import type { SearchError } from '../../shared/errors.ts'
 import type { Logger } from '../../shared/log.ts'
 import type { TrackerStore } from '../../store/index.ts'
 import { readJsonBody } from '../body.ts'
+import { encodedAnswer } from '../compression.ts'
 import { errorResponse, limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
 import { parseFilterBody } from '../filter-tree.ts'
 import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchResponseSchema } from '../models/search.model.ts'
@@ -30,8 +31,6 @@ export interface SearchRouteDeps extends PublicReadDeps {
   /** The shopper's soft preferences (issue 5 item 7; absent = no personalisation). */
   personalise?: Personaliser
 }
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
 
 /** The link to the next page (same parameters), or null on the last page. */
 export function nextPageUrl(request: Request, params: SearchParams, totalHits: number): string | null {
@@ -57,7 +56,7 @@ async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Reco
     const result = await deps.search.search(withPersonalisation(params, personal), `${url.search}\u0000${bodyKey}\u0000${personal?.key ?? ''}`)
     const next = nextPageUrl(request, params, result.totalHits)
     deps.servedLog?.record(servedSearchEvent(params, result, request.headers.get('user-agent')))
-    return new Response(`{"results":${result.json},"next_page":${JSON.stringify(next)}}`, { status: 200, headers: JSON_HEADERS })
+    return encodedAnswer(request, result, next ?? '', () => `{"results":${result.json},"next_page":${JSON.stringify(next)}}`)
   } catch (error) {
     return errorResponse(error as SearchError, deps.logger)
   }
