@@ -150,6 +150,31 @@ describe('methods and paths', () => {
     const q = doc.paths['/search']!.get!.parameters!.find((p) => p.name === 'q')!
     expect(q).toMatchObject({ required: false, schema: { type: 'string' } })
     expect(doc.paths['/search']!.get!.parameters!.find((p) => p.name === 'f[]')!.schema.anyOf).toHaveLength(2)
+    for (const path of ['/v1/top_items', '/v1/personalized_top_items']) expect(names(path, 'get')).toEqual(expect.arrayContaining(['tracker_id', 'type', 'user_id', 'hit_fields']))
+    expect(names('/v2/trending_queries', 'get')).toEqual(['tracker_id'])
+  })
+
+  test('a single-valued parameter given twice is a 400 naming it; repeatable ones may repeat', async () => {
+    const t = `tracker_id=${TRACKER_A.id}`
+    const cases: [string, string][] = [
+      [`/search?${t}&q=lamp&q=desk`, 'q'],
+      [`/search?${t}&size=5&size=6`, 'size'],
+      [`/autocomplete/v2?${t}&q=la&type=item:3&type=query:2`, 'type'],
+      [`/v1/top_items?${t}&${t}`, 'tracker_id'],
+      [`/v1/personalized_top_items?${t}&user_id=a&user_id=b`, 'user_id'],
+      [`/v2/trending_queries?${t}&${t}`, 'tracker_id'],
+    ]
+    for (const [path, field] of cases) {
+      const response = await fetch(`${s.url}${path}`)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ [field]: ['must be given once, not 2 times'] })
+    }
+    const post = await fetch(`${s.url}/search?${t}&sort=price:asc&sort=price:desc`, { method: 'POST', body: '{"filters":{}}', headers: { 'content-type': 'application/json' } })
+    expect(post.status).toBe(400)
+    expect(await post.json()).toEqual({ sort: ['must be given once, not 2 times'] })
+    for (const path of [`/search?${t}&q=lamp&f[]=type:item&f[]=type:category&prefer[]=brand:a&prefer[]=brand:b`, `/autocomplete/v2?${t}&q=la&type=item:3&prefer[]=brand:a&prefer[]=brand:b`]) {
+      expect((await fetch(`${s.url}${path}`)).status).toBe(200)
+    }
   })
 })
 

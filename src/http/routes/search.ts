@@ -18,7 +18,9 @@ import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchRes
 import { json, publicBaseUrl, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
 import { jsonBodyDoc } from './catalog-deps.ts'
-import { queryDoc } from './query-doc.ts'
+import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
+
+const SINGLE_VALUED = singleValued(SearchQuerySchema)
 
 export interface SearchRouteDeps extends PublicReadDeps {
   search: SearchService
@@ -44,6 +46,8 @@ export function nextPageUrl(request: Request, params: SearchParams, totalHits: n
 
 async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Record<string, FilterTree>, bodyKey: string): Promise<Response> {
   const url = new URL(request.url)
+  const repeated = repeatedOnce(url.searchParams, SINGLE_VALUED)
+  if (repeated !== null) return json(400, repeated)
   const parsed = parseSearchParams(url.searchParams)
   if (!parsed.ok) return json(400, parsed.errors)
   const params = { ...parsed.value, filterTrees }
@@ -66,7 +70,7 @@ export function searchRoutes(deps: SearchRouteDeps) {
   const detail = { tags: ['search'] }
   return new Elysia({ name: 'search-routes' })
     .get('/search', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, {}, '')), {
-      // The query string is parsed by parseSearchParams alone (query-doc.ts says why).
+      // The query string is parsed by parseSearchParams alone (query-schema.ts says why).
       response: { 200: SearchResponseSchema, 400: FieldErrorsSchema },
       detail: { ...detail, summary: 'Search (interface.md 4.1)', ...queryDoc(SearchQuerySchema) },
     })

@@ -15,6 +15,7 @@ import type { SearchError } from '../../shared/errors.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
 import { list, parseSearchParams, Problems, type ParseResult } from '../search-params.ts'
+import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
 import type { InsightRouteDeps } from './trending.ts'
 
 /** What `type` means when absent. */
@@ -66,8 +67,13 @@ function listing(deps: InsightRouteDeps): Listing {
   }
 }
 
+const SINGLE_VALUED = singleValued(TopItemsQuerySchema)
+
 async function answer(deps: InsightRouteDeps, request: Request, personal: boolean): Promise<Response> {
-  const parsed = parseTopItemsParams(new URL(request.url).searchParams, personal)
+  const params = new URL(request.url).searchParams
+  const repeated = repeatedOnce(params, SINGLE_VALUED)
+  if (repeated !== null) return json(400, repeated)
+  const parsed = parseTopItemsParams(params, personal)
   if (!parsed.ok) return json(400, parsed.errors)
   const refused = trackerGuard({ trackers: deps.store.trackers, isReady: deps.isReady }, parsed.value.trackerId)
   if (refused !== null) return refused
@@ -82,14 +88,15 @@ async function answer(deps: InsightRouteDeps, request: Request, personal: boolea
 }
 
 export function topItemsRoutes(deps: InsightRouteDeps) {
-  const options = { query: TopItemsQuerySchema, response: { 200: TopItemsResponseSchema, 400: FieldErrorsSchema, 404: t.String() } }
+  // The query string is parsed by parseTopItemsParams alone (query-schema.ts says why).
+  const options = { response: { 200: TopItemsResponseSchema, 400: FieldErrorsSchema, 404: t.String() } }
   return new Elysia({ name: 'top-items-routes' })
     .get('/v1/personalized_top_items', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, true)), {
       ...options,
-      detail: { tags: ['search'], summary: "Top items for the shopper: their affinity and the shop's popularity (interface.md 4.4)" },
+      detail: { tags: ['search'], summary: "Top items for the shopper: their affinity and the shop's popularity (interface.md 4.4)", ...queryDoc(TopItemsQuerySchema) },
     })
     .get('/v1/top_items', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, false)), {
       ...options,
-      detail: { tags: ['search'], summary: "The shop's top items, not personalised (decisions.md)" },
+      detail: { tags: ['search'], summary: "The shop's top items, not personalised (decisions.md)", ...queryDoc(TopItemsQuerySchema) },
     })
 }

@@ -19,6 +19,7 @@ import { limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
 import { json, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
 import { jsonBodyDoc } from './catalog-deps.ts'
+import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
 
 export interface InsightRouteDeps extends PublicReadDeps {
   analytics: { db: Database }
@@ -48,8 +49,13 @@ async function topHitUrl(deps: InsightRouteDeps, trackerId: string, q: string): 
   }
 }
 
+const SINGLE_VALUED = singleValued(TrendingQuerySchema)
+
 async function trending(deps: InsightRouteDeps, request: Request): Promise<Response> {
-  const trackerId = new URL(request.url).searchParams.get('tracker_id')?.trim() ?? ''
+  const params = new URL(request.url).searchParams
+  const repeated = repeatedOnce(params, SINGLE_VALUED)
+  if (repeated !== null) return json(400, repeated)
+  const trackerId = params.get('tracker_id')?.trim() ?? ''
   if (trackerId === '') return json(400, { tracker_id: ['must be filled'] })
   const refused = trackerGuard({ trackers: deps.store.trackers, isReady: deps.isReady }, trackerId)
   if (refused !== null) return refused
@@ -76,9 +82,9 @@ export function trendingRoutes(deps: InsightRouteDeps) {
   const admin = { tags: ['analytics'] }
   return new Elysia({ name: 'trending-routes' })
     .get('/v2/trending_queries', ({ request, server }) => limited(deps, request, server, () => trending(deps, request)), {
-      query: TrendingQuerySchema,
+      // The query string is read by the route alone (query-schema.ts says why).
       response: { 200: TrendingResponseSchema, 400: FieldErrorsSchema, 404: t.String() },
-      detail: { tags: ['search'], summary: 'Trending queries of the last 30 days (interface.md 4.5)' },
+      detail: { tags: ['search'], summary: 'Trending queries of the last 30 days (interface.md 4.5)', ...queryDoc(TrendingQuerySchema) },
     })
     .get(
       ADMIN_TRENDING_PATH,
