@@ -1,7 +1,8 @@
 /**
  * Response compression (interface.md: clients may send Accept-Encoding gzip, br or deflate; zstd
  * too when a client offers it). The client's q-values decide. On a tie the cheapest encoding wins:
- * compressing runs on the front thread for every answer (cache hits too), and on an 18 KB search answer
+ * compressing runs on the front thread for every answer sent (a cached search or autocomplete
+ * answer's bytes are reused, see encodedAnswer), and on an 18 KB search answer
  * (bench, Bun 1.4) zstd level 1 takes ~30 µs for 19% of the bytes, gzip level 1 ~30 µs for 24%,
  * brotli quality 3 ~140 µs for 18% (quality 1: ~70 µs, 20%). A kilobyte more on the wire costs a
  * shopper less than 0.1 ms of the front thread costs every other request. Small bodies go as they
@@ -76,8 +77,10 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * A 200 JSON answer, compressed for the client, and compressed once per answer: a cache hit of the
  * same answer (the same object from the result cache) with the same variant and encoding reuses the
  * bytes. On the front thread gzip of an 18 KB search answer took ~45 µs of a cache hit's ~280 µs
- * (bench/micro/thread-cpu.profile.ts, 1M objects). One encoding is kept per answer, the last asked
- * for. The answer comes back with its Content-Encoding set, so compressResponse passes it through.
+ * (bench/micro/thread-cpu.profile.ts with SIFT_ENV='{"SIFT_SEARCH_CACHE":"100000"}', 1M objects: the
+ * passes after the first are hits). One encoding is kept per answer, the last asked
+ * for. A compressed answer comes back with its Content-Encoding set, so compressResponse passes it
+ * through; an uncompressed one (identity, HEAD, under MIN_COMPRESS_BYTES) gets its Vary there.
  *
  * @param owner the answer object (its identity keys the bytes)
  * @param variant what besides the answer shapes the body (the search's next_page link): equal owner

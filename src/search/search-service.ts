@@ -108,7 +108,8 @@ export class SearchService {
     }
     // A JS string holds 2 bytes a character; the ids and the key are small beside the JSON. The
     // answer's compressed body, kept beside it once sent (compression.ts encodedAnswer), is counted at
-    // half a byte a character: JSON answers compress 4:1 and more at level 1.
+    // half a byte a character: level 1 leaves a fifth to a quarter of a JSON answer's bytes
+    // (compression.ts), so this is a margin, not the ratio.
     cache.set(key, answer, 2 * (answer.json.length + key.length) + (answer.json.length >> 1) + 64 * answer.hitIds.length, answer.validUntilMs)
     return answer
   }

@@ -154,25 +154,24 @@ describe('methods and paths', () => {
     expect(names('/v2/trending_queries', 'get')).toEqual(['tracker_id'])
   })
 
-  test('a single-valued parameter given twice is a 400 naming it; repeatable ones may repeat', async () => {
-    const t = `tracker_id=${TRACKER_A.id}`
-    const cases: [string, string][] = [
-      [`/search?${t}&q=lamp&q=desk`, 'q'],
-      [`/search?${t}&size=5&size=6`, 'size'],
-      [`/autocomplete/v2?${t}&q=la&type=item:3&type=query:2`, 'type'],
-      [`/v1/top_items?${t}&${t}`, 'tracker_id'],
-      [`/v1/personalized_top_items?${t}&user_id=a&user_id=b`, 'user_id'],
-      [`/v2/trending_queries?${t}&${t}`, 'tracker_id'],
-    ]
-    for (const [path, field] of cases) {
+  test('without the query hook a single-valued parameter given twice still answers 200 with its first value', async () => {
+    // As before the hook was dropped (Elysia's check passed such a query; the parsers took the first value).
+    const objects = [...['Brasswick lamp', 'Brasswick lamp shade'].map((title, i) => item(`twice-l${i}`, { title })), item('twice-d0', { title: 'Brasswick desk' })]
+    expect((await s.signed(TRACKER_B, 'POST', '/v1/content', { body: { objects } })).status).toBe(201)
+    const t = `tracker_id=${TRACKER_B.id}`
+    const results = async (path: string) => {
       const response = await fetch(`${s.url}${path}`)
-      expect(response.status).toBe(400)
-      expect(await response.json()).toEqual({ [field]: ['must be given once, not 2 times'] })
+      expect(response.status).toBe(200)
+      return ((await response.json()) as { results: { total_hits: number; hits: { url: string }[] } }).results
     }
-    const post = await fetch(`${s.url}/search?${t}&sort=price:asc&sort=price:desc`, { method: 'POST', body: '{"filters":{}}', headers: { 'content-type': 'application/json' } })
-    expect(post.status).toBe(400)
-    expect(await post.json()).toEqual({ sort: ['must be given once, not 2 times'] })
-    for (const path of [`/search?${t}&q=lamp&f[]=type:item&f[]=type:category&prefer[]=brand:a&prefer[]=brand:b`, `/autocomplete/v2?${t}&q=la&type=item:3&prefer[]=brand:a&prefer[]=brand:b`]) {
+    await until(async () => (await results(`/search?${t}&q=brasswick`)).total_hits === 3)
+    const lamp = await results(`/search?${t}&q=lamp`)
+    expect(lamp.total_hits).toBe(2)
+    expect(await results(`/search?${t}&q=lamp&q=desk`)).toEqual(lamp)
+    expect((await results(`/search?${t}&q=brasswick&size=1&size=3`)).hits).toHaveLength(1)
+    const typed = async (path: string) => ((await (await fetch(`${s.url}${path}`)).json()) as { hits: { url: string; type: string }[] }).hits
+    expect(await typed(`/autocomplete/v2?${t}&q=brassw&type=item:1&type=item:3`)).toHaveLength(1)
+    for (const path of [`/v1/top_items?${t}&${t}`, `/v1/personalized_top_items?${t}&user_id=a&user_id=b`, `/v2/trending_queries?${t}&${t}`]) {
       expect((await fetch(`${s.url}${path}`)).status).toBe(200)
     }
   })
@@ -211,7 +210,9 @@ describe('response compression', () => {
     expect(chooseEncoding(null)).toBe(null)
   })
 
-  test('a repeated search or keystroke is compressed once: a cache hit sends the same bytes, next_page follows the host asked', async () => {
+  // Level-1 output is deterministic, so equal bytes here do not show that they were reused: that they
+  // are compressed once is encoded-answer.test.ts's to show.
+  test('a repeated search or keystroke sends the same compressed bytes, and next_page follows the host asked', async () => {
     const objects = Array.from({ length: 30 }, (_, i) => item(`enc${i}`, { title: `Quillwort lamp ${i}`, description: 'shade of woven paper, warm light '.repeat(4) }))
     expect((await s.signed(TRACKER_B, 'POST', '/v1/content', { body: { objects } })).status).toBe(201)
     const path = `/search?tracker_id=${TRACKER_B.id}&q=quillwort&size=5`

@@ -12,18 +12,14 @@ import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/a
 import { FieldErrorsSchema } from '../models/search.model.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
-import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
+import { queryDoc } from './query-schema.ts'
 import type { SearchRouteDeps } from './search.ts'
 
 /** The same dependencies as /search: the search service, the trackers, the served log, personalisation. */
 export type AutocompleteRouteDeps = SearchRouteDeps
 
-const SINGLE_VALUED = singleValued(AutocompleteQuerySchema)
-
 async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Response> {
   const url = new URL(request.url)
-  const repeated = repeatedOnce(url.searchParams, SINGLE_VALUED)
-  if (repeated !== null) return json(400, repeated)
   const parsed = parseAutocompleteParams(url.searchParams)
   if (!parsed.ok) return json(400, parsed.errors)
   const params = parsed.value

@@ -18,9 +18,7 @@ import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchRes
 import { json, publicBaseUrl, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
 import { jsonBodyDoc } from './catalog-deps.ts'
-import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
-
-const SINGLE_VALUED = singleValued(SearchQuerySchema)
+import { queryDoc } from './query-schema.ts'
 
 export interface SearchRouteDeps extends PublicReadDeps {
   search: SearchService
@@ -46,8 +44,6 @@ export function nextPageUrl(request: Request, params: SearchParams, totalHits: n
 
 async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Record<string, FilterTree>, bodyKey: string): Promise<Response> {
   const url = new URL(request.url)
-  const repeated = repeatedOnce(url.searchParams, SINGLE_VALUED)
-  if (repeated !== null) return json(400, repeated)
   const parsed = parseSearchParams(url.searchParams)
   if (!parsed.ok) return json(400, parsed.errors)
   const params = { ...parsed.value, filterTrees }

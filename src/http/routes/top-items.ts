@@ -15,7 +15,7 @@ import type { SearchError } from '../../shared/errors.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
 import { list, parseSearchParams, Problems, type ParseResult } from '../search-params.ts'
-import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
+import { queryDoc } from './query-schema.ts'
 import type { InsightRouteDeps } from './trending.ts'
 
 /** What `type` means when absent. */
@@ -67,13 +67,8 @@ function listing(deps: InsightRouteDeps): Listing {
   }
 }
 
-const SINGLE_VALUED = singleValued(TopItemsQuerySchema)
-
 async function answer(deps: InsightRouteDeps, request: Request, personal: boolean): Promise<Response> {
-  const params = new URL(request.url).searchParams
-  const repeated = repeatedOnce(params, SINGLE_VALUED)
-  if (repeated !== null) return json(400, repeated)
-  const parsed = parseTopItemsParams(params, personal)
+  const parsed = parseTopItemsParams(new URL(request.url).searchParams, personal)
   if (!parsed.ok) return json(400, parsed.errors)
   const refused = trackerGuard({ trackers: deps.store.trackers, isReady: deps.isReady }, parsed.value.trackerId)
   if (refused !== null) return refused

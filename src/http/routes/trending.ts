@@ -19,7 +19,7 @@ import { limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
 import { json, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
 import { jsonBodyDoc } from './catalog-deps.ts'
-import { queryDoc, repeatedOnce, singleValued } from './query-schema.ts'
+import { queryDoc } from './query-schema.ts'
 
 export interface InsightRouteDeps extends PublicReadDeps {
   analytics: { db: Database }
@@ -49,13 +49,8 @@ async function topHitUrl(deps: InsightRouteDeps, trackerId: string, q: string): 
   }
 }
 
-const SINGLE_VALUED = singleValued(TrendingQuerySchema)
-
 async function trending(deps: InsightRouteDeps, request: Request): Promise<Response> {
-  const params = new URL(request.url).searchParams
-  const repeated = repeatedOnce(params, SINGLE_VALUED)
-  if (repeated !== null) return json(400, repeated)
-  const trackerId = params.get('tracker_id')?.trim() ?? ''
+  const trackerId = new URL(request.url).searchParams.get('tracker_id')?.trim() ?? ''
   if (trackerId === '') return json(400, { tracker_id: ['must be filled'] })
   const refused = trackerGuard({ trackers: deps.store.trackers, isReady: deps.isReady }, trackerId)
   if (refused !== null) return refused
