@@ -116,7 +116,8 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   const report = async () => (await signedFetch(sift.url, TRACKER, 'GET', '/breakdown?days=0')).text()
   if (WARMUP_S > 0) {
     // Shoppers of its own, so the measured window's sessions start afresh; the reports then have
-    // the rollup write the warm-up's sessions before anything is measured.
+    // the rollup write the warm-up's sessions, and those of the 100 requests before it (the + 1),
+    // before anything is measured.
     const w = await concurrentLoad(sift, mixed, `${tag}u`, WARMUP_S)
     for (let n = Math.ceil(w.requests / CATCH_UP_BUDGET) + 1; n > 0; n--) await report()
   }
@@ -124,9 +125,9 @@ async function measure(sift: BenchSift, mixed: BenchRequest[], sequential: Bench
   const seq = await runClient({ baseUrl: sift.url, mode: 'sequential', requests: unmarked(sequential, `${tag}s`) })
   const seqCpu = cpuPerRequest(seqCpu0, sift.cpu(), seq.completed)
   const latency = stats(seq.latenciesMs)
-  // The sessions of the ~400 requests above are held open; a report writes them now, so the
-  // rollup's closing write has run before the CPU window opens, as on a server that has been up for
-  // more than 8 s (otherwise its first few hundred runs, at the JIT's slow tiers, land in the window).
+  // The sessions of the sequential requests above (with no warm-up load, of the 100 before them
+  // too) are held open; a report writes them now, so their closing writes are not in the CPU window
+  // (with no warm-up load, they are the rollup's first few hundred runs, at the JIT's slow tiers).
   await report()
   const cpu0 = sift.cpu()
   const threads0 = threadCpu(sift.pid)

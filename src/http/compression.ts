@@ -10,6 +10,7 @@
  */
 import { brotliCompressSync, constants, deflateSync } from 'node:zlib'
 import { memo } from '../shared/memo.ts'
+import { JSON_CONTENT_TYPE } from './responses.ts'
 
 export type Encoding = 'zstd' | 'gzip' | 'br' | 'deflate'
 const PREFERENCE: Encoding[] = ['zstd', 'gzip', 'br', 'deflate']
@@ -71,7 +72,6 @@ interface EncodedBody {
 }
 /** Keyed by the answer object the result cache holds: an evicted answer takes its bytes along. */
 const encodedBodies = new WeakMap<object, EncodedBody>()
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * A 200 JSON answer, compressed for the client, and compressed once per answer: a cache hit of the
@@ -80,7 +80,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * (bench/micro/thread-cpu.profile.ts with SIFT_ENV='{"SIFT_SEARCH_CACHE":"100000"}', 1M objects: the
  * passes after the first are hits). One encoding is kept per answer, the last asked
  * for. A compressed answer comes back with its Content-Encoding set, so compressResponse passes it
- * through; an uncompressed one (identity, HEAD, under MIN_COMPRESS_BYTES) gets its Vary there.
+ * through; an uncompressed one (identity, under MIN_COMPRESS_BYTES) gets its Vary there, and a HEAD
+ * answer goes as it is (compressResponse leaves every HEAD answer alone).
  *
  * @param owner the answer object (its identity keys the bytes)
  * @param variant what besides the answer shapes the body (the search's next_page link): equal owner
@@ -88,21 +89,23 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  */
 export function encodedAnswer(request: Request, owner: object, variant: string, body: () => string): Response {
   const encoding = request.method === 'HEAD' ? null : chooseEncoding(request.headers.get('accept-encoding'))
-  if (encoding === null) return new Response(body(), { status: 200, headers: { 'content-type': JSON_TYPE } })
+  if (encoding === null) return new Response(body(), { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE } })
   let encoded = encodedBodies.get(owner)
   if (encoded === undefined || encoded.variant !== variant || encoded.encoding !== encoding) {
     const bytes = utf8.encode(body())
     // Too small to be worth it: as compressResponse would send it (it adds Vary).
-    if (bytes.byteLength < MIN_COMPRESS_BYTES) return new Response(bytes, { status: 200, headers: { 'content-type': JSON_TYPE } })
+    if (bytes.byteLength < MIN_COMPRESS_BYTES) return new Response(bytes, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE } })
     encoded = { variant, encoding, bytes: compress(bytes, encoding) }
     encodedBodies.set(owner, encoded)
   }
-  return new Response(encoded.bytes, { status: 200, headers: { 'content-type': JSON_TYPE, 'content-encoding': encoding, vary: 'Accept-Encoding' } })
+  return new Response(encoded.bytes, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'content-encoding': encoding, vary: 'Accept-Encoding' } })
 }
 
 /** The response, compressed when the client accepts it and the body is worth it. */
 export async function compressResponse(request: Request, response: Response): Promise<Response> {
-  if (!response.body || response.headers.has('content-encoding') || request.method === 'HEAD') return response
+  // `body` last: reading it makes Bun build the body's ReadableStream, which an answer already
+  // encoded (encodedAnswer) or a HEAD answer does not need.
+  if (response.headers.has('content-encoding') || request.method === 'HEAD' || !response.body) return response
   const type = response.headers.get('content-type') ?? ''
   if (!/json|text|javascript|xml|svg/.test(type)) return response
   const encoding = chooseEncoding(request.headers.get('accept-encoding'))

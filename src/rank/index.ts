@@ -10,6 +10,7 @@ export type { Bm25Stats } from './bm25.ts'
 export {
   ALL_EXACT_FACTOR,
   AVAILABILITY_RANK_STEP,
+  bonusForPairs,
   BOOST_STEP,
   EXACT_TITLE_FACTOR,
   FRESHNESS_HALF_LIFE_DAYS,
@@ -19,7 +20,6 @@ export {
   PREFER_FACTOR,
   signalFactor,
   signalFactorBound,
-  bonusForPairs,
   textBonusFactor,
   UNAVAILABLE_FACTOR,
 } from './signals.ts'

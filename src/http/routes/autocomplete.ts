@@ -12,8 +12,8 @@ import { AutocompleteQuerySchema, AutocompleteResponseSchema } from '../models/a
 import { FieldErrorsSchema } from '../models/search.model.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
-import { queryDoc } from './query-schema.ts'
 import type { SearchRouteDeps } from './search.ts'
+import { queryDoc } from './openapi-doc.ts'
 
 /** The same dependencies as /search: the search service, the trackers, the served log, personalisation. */
 export type AutocompleteRouteDeps = SearchRouteDeps
@@ -39,7 +39,7 @@ async function answer(deps: AutocompleteRouteDeps, request: Request): Promise<Re
 
 export function autocompleteRoutes(deps: AutocompleteRouteDeps) {
   return new Elysia({ name: 'autocomplete-routes' }).get('/autocomplete/v2', ({ request, server }) => limited(deps, request, server, () => answer(deps, request)), {
-    // The query string is parsed by parseAutocompleteParams alone (query-schema.ts says why).
+    // The query string is parsed by parseAutocompleteParams alone (openapi-doc.ts says why).
     response: { 200: AutocompleteResponseSchema, 400: FieldErrorsSchema, 404: t.String() },
     detail: { tags: ['search'], summary: 'Autocomplete over several types (interface.md 4.3)', ...queryDoc(AutocompleteQuerySchema) },
   })

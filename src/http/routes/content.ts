@@ -10,8 +10,9 @@ import { readJsonBody } from '../body.ts'
 import { withWriteSlot } from '../guards.ts'
 import { CommitQuerySchema, IndexObjectSchema, ObjectsBodySchema, WriteResultSchema, ErrorSchema } from '../models/catalog.model.ts'
 import { errorJson, json } from '../responses.ts'
-import { jsonBodyDoc, type CatalogRouteDeps } from './catalog-deps.ts'
+import type { CatalogRouteDeps } from './catalog-deps.ts'
 import { t } from 'elysia'
+import { jsonBodyDoc } from './openapi-doc.ts'
 
 type WriteOp = (trackerId: string, objects: readonly unknown[]) => Promise<WriteResult>
 

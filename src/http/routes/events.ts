@@ -12,7 +12,7 @@ import { readJsonBody } from '../body.ts'
 import { CollectResponseSchema, EventsBodySchema } from '../models/events.model.ts'
 import { FieldErrorsSchema } from '../models/search.model.ts'
 import { json, text } from '../responses.ts'
-import { jsonBodyDoc } from './catalog-deps.ts'
+import { jsonBodyDoc } from './openapi-doc.ts'
 
 export interface EventRouteDeps {
   analytics: { collector: Pick<Collector, 'collect'>; buffer: Pick<EventBuffer, 'hasRoom'> }

@@ -17,8 +17,7 @@ import { parseFilterBody } from '../filter-tree.ts'
 import { FieldErrorsSchema, SearchFilterBodySchema, SearchQuerySchema, SearchResponseSchema } from '../models/search.model.ts'
 import { json, publicBaseUrl, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
-import { jsonBodyDoc } from './catalog-deps.ts'
-import { queryDoc } from './query-schema.ts'
+import { jsonBodyDoc, queryDoc } from './openapi-doc.ts'
 
 export interface SearchRouteDeps extends PublicReadDeps {
   search: SearchService
@@ -32,14 +31,13 @@ export interface SearchRouteDeps extends PublicReadDeps {
   personalise?: Personaliser
 }
 
-/** The link to the next page (same parameters), or null on the last page. */
-export function nextPageUrl(request: Request, params: SearchParams, totalHits: number): string | null {
+/** The link to the next page (same parameters), or null on the last page. `url` is `request.url` parsed. */
+export function nextPageUrl(request: Request, url: URL, params: SearchParams, totalHits: number): string | null {
   if (params.size === 0 || params.from + params.size >= totalHits) return null
-  const url = new URL(request.url)
-  const query = new URLSearchParams(url.search)
+  const query = new URLSearchParams(url.searchParams)
   if (query.has('from')) query.set('from', String(params.from + params.size))
   else query.set('page', String(params.from / params.size + 2))
-  return `${publicBaseUrl(request)}/search?${query.toString()}`
+  return `${publicBaseUrl(request, url)}/search?${query.toString()}`
 }
 
 async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Record<string, FilterTree>, bodyKey: string): Promise<Response> {
@@ -54,7 +52,7 @@ async function answer(deps: SearchRouteDeps, request: Request, filterTrees: Reco
     const sorted = params.sort !== null || Object.keys(params.sortByType).length > 0
     const personal = sorted ? null : (deps.personalise?.(params.trackerId, params.userId, params.clientId) ?? null)
     const result = await deps.search.search(withPersonalisation(params, personal), `${url.search}\u0000${bodyKey}\u0000${personal?.key ?? ''}`)
-    const next = nextPageUrl(request, params, result.totalHits)
+    const next = nextPageUrl(request, url, params, result.totalHits)
     deps.servedLog?.record(servedSearchEvent(params, result, request.headers.get('user-agent')))
     return encodedAnswer(request, result, next ?? '', () => `{"results":${result.json},"next_page":${JSON.stringify(next)}}`)
   } catch (error) {
@@ -66,7 +64,7 @@ export function searchRoutes(deps: SearchRouteDeps) {
   const detail = { tags: ['search'] }
   return new Elysia({ name: 'search-routes' })
     .get('/search', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, {}, '')), {
-      // The query string is parsed by parseSearchParams alone (query-schema.ts says why).
+      // The query string is parsed by parseSearchParams alone (openapi-doc.ts says why).
       response: { 200: SearchResponseSchema, 400: FieldErrorsSchema },
       detail: { ...detail, summary: 'Search (interface.md 4.1)', ...queryDoc(SearchQuerySchema) },
     })

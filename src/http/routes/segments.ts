@@ -16,7 +16,7 @@ import { ErrorSchema } from '../models/catalog.model.ts'
 import { SegmentBodySchema, SegmentSchema } from '../models/reports.model.ts'
 import { FieldErrorsSchema } from '../models/search.model.ts'
 import { errorJson, json, text } from '../responses.ts'
-import { jsonBodyDoc } from './catalog-deps.ts'
+import { jsonBodyDoc } from './openapi-doc.ts'
 
 export interface SegmentRouteDeps {
   auth: AuthDeps

@@ -15,8 +15,8 @@ import type { SearchError } from '../../shared/errors.ts'
 import { errorResponse, limited, trackerGuard } from '../public-read.ts'
 import { json } from '../responses.ts'
 import { list, parseSearchParams, Problems, type ParseResult } from '../search-params.ts'
-import { queryDoc } from './query-schema.ts'
 import type { InsightRouteDeps } from './trending.ts'
+import { queryDoc } from './openapi-doc.ts'
 
 /** What `type` means when absent. */
 export const TOP_ITEMS_DEFAULT_TYPES = [{ type: 'item', size: 10 }] as const
@@ -83,7 +83,7 @@ async function answer(deps: InsightRouteDeps, request: Request, personal: boolea
 }
 
 export function topItemsRoutes(deps: InsightRouteDeps) {
-  // The query string is parsed by parseTopItemsParams alone (query-schema.ts says why).
+  // The query string is parsed by parseTopItemsParams alone (openapi-doc.ts says why).
   const options = { response: { 200: TopItemsResponseSchema, 400: FieldErrorsSchema, 404: t.String() } }
   return new Elysia({ name: 'top-items-routes' })
     .get('/v1/personalized_top_items', ({ request, server }) => limited(deps, request, server, () => answer(deps, request, true)), {

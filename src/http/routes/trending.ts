@@ -18,8 +18,7 @@ import { MalformedInputSchema, TrendingQuerySchema, TrendingResponseSchema, Tren
 import { limited, trackerGuard, type PublicReadDeps } from '../public-read.ts'
 import { json, text } from '../responses.ts'
 import { parseSearchParams } from '../search-params.ts'
-import { jsonBodyDoc } from './catalog-deps.ts'
-import { queryDoc } from './query-schema.ts'
+import { jsonBodyDoc, queryDoc } from './openapi-doc.ts'
 
 export interface InsightRouteDeps extends PublicReadDeps {
   analytics: { db: Database }
@@ -77,7 +76,7 @@ export function trendingRoutes(deps: InsightRouteDeps) {
   const admin = { tags: ['analytics'] }
   return new Elysia({ name: 'trending-routes' })
     .get('/v2/trending_queries', ({ request, server }) => limited(deps, request, server, () => trending(deps, request)), {
-      // The query string is read by the route alone (query-schema.ts says why).
+      // The query string is read by the route alone (openapi-doc.ts says why).
       response: { 200: TrendingResponseSchema, 400: FieldErrorsSchema, 404: t.String() },
       detail: { tags: ['search'], summary: 'Trending queries of the last 30 days (interface.md 4.5)', ...queryDoc(TrendingQuerySchema) },
     })

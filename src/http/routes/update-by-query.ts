@@ -8,7 +8,8 @@ import { readJsonBody } from '../body.ts'
 import { authenticate, withWriteSlot } from '../guards.ts'
 import { ErrorSchema, StatusUrlSchema, UpdateByQueryBodySchema, UpdateJobSchema } from '../models/catalog.model.ts'
 import { errorJson, json } from '../responses.ts'
-import { jsonBodyDoc, type CatalogRouteDeps } from './catalog-deps.ts'
+import type { CatalogRouteDeps } from './catalog-deps.ts'
+import { jsonBodyDoc } from './openapi-doc.ts'
 
 const PATH = '/v1/update_by_query'
 

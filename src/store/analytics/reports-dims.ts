@@ -127,8 +127,8 @@ type Totals = Pick<SessionSummary, 'usedSearch' | 'converted' | 'searches' | 'no
 export type TotalsDelta = Omit<BreakdownCounts, 'sessions'> & { queries: { query: string; searches: number; noResults: number }[] }
 
 /**
- * Whether a change of a day's counts, the session count aside, changes any of them (a session's
- * change that does not changes its query rows only).
+ * Whether a change of a day's counts changes any of them but the session count (when it does not,
+ * a session's change in place changes its query rows only).
  */
 export function dayTotalsChanged(d: Omit<BreakdownCounts, 'sessions'>): boolean {
   return d.usedSearch !== 0 || d.searchConverted !== 0 || d.notUsedConverted !== 0 || d.searches !== 0 || d.noResults !== 0 || d.clicked !== 0
