@@ -12,6 +12,7 @@ import { writeSnapshot, type IndexSnapshot } from '../store/snapshot/index.ts'
 import { loadSnapshot, rebuildFromStore, snapshotDir, snapshotPath, type LoadLog } from './load.ts'
 import type { IndexerEvent, IndexerOptions } from './protocol.ts'
 import type { TrackerIndex } from './tracker-index.ts'
+import { BuiltGarbage, COLLECT_AFTER_BUILT_DOCS } from './built-garbage.ts'
 
 /** Encodes and writes a snapshot file atomically; resolves with its size. */
 export type SnapshotWrite = (path: string, snapshot: IndexSnapshot) => Promise<number>
@@ -44,6 +45,7 @@ export class Indexer {
   private snapshotting: Promise<void> = Promise.resolve()
   private timer: ReturnType<typeof setInterval> | null = null
   private readonly log: LoadLog
+  private readonly garbage: BuiltGarbage
 
   constructor(
     private readonly store: ReadStore,
@@ -53,6 +55,7 @@ export class Indexer {
     private readonly write: SnapshotWrite = writeSnapshot,
   ) {
     this.log = (level, message, fields) => emit({ kind: 'log', level, message, fields })
+    this.garbage = new BuiltGarbage(options.collectAfterBuiltDocs ?? COLLECT_AFTER_BUILT_DOCS)
   }
 
   /** Loads every tracker's index, publishes it, then starts following the change log. */
@@ -64,6 +67,9 @@ export class Indexer {
     this.removeOrphanSnapshots(trackers)
     this.cursor = Math.min(maxSeq, ...[...this.indexes.values()].map((i) => i.appliedSeq))
     this.pass()
+    // A rebuild's garbage (GBs at 1M objects) goes before the index serves: a synchronous collection
+    // blocks this thread (1.7 s at 1M), which must apply writes within the second once ready.
+    this.collectBuiltGarbage(true)
     this.emit({ kind: 'ready', trackers: this.indexes.size, ms: Math.round(performance.now() - t0) })
     // After ready, so a restart is not slower; before the first write, so it is not slower either.
     for (const index of this.indexes.values()) index.prepareWrites()
@@ -97,8 +103,16 @@ export class Indexer {
     } finally {
       this.running = false
     }
+    this.collectBuiltGarbage(false)
     const now = Date.now()
     if (now - this.lastSnapshot >= this.options.snapshotEveryMs) this.snapshotDirty()
+  }
+
+  /** Collects this thread's garbage once enough docs went into new segments (built-garbage.ts). */
+  private collectBuiltGarbage(sync: boolean): void {
+    for (const index of this.indexes.values()) this.garbage.add(index.takeBuiltDocs())
+    const done = this.garbage.collectIfDue(sync)
+    if (done !== null) this.log('debug', 'index build garbage collected', { builtDocs: done.docs, sync, ms: Math.round(done.ms) })
   }
 
   /** Applies up to CHANGES_PER_PASS changes per loop until the log is drained. */

@@ -77,7 +77,7 @@ export function rebuildFromStore(store: ReadStore, trackerId: string, log: LoadL
     after = page[page.length - 1]!.identity
   }
   const segments = builder.numDocs > 0 ? [{ bytes: encodeSegment(builder), deleted: null }] : []
-  const index = new TrackerIndex(trackerId, appliedSeq, segments)
+  const index = new TrackerIndex(trackerId, appliedSeq, segments, builder.numDocs)
   index.dirty = objects > 0
   log('info', 'index rebuilt from the store', { trackerId, objects, ms: Math.round(performance.now() - t0) })
   return index

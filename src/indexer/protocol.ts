@@ -49,4 +49,6 @@ export interface IndexerOptions {
   snapshotEveryMs: number
   /** Keep the store's pages in memory while its file is at most this large (0 = never): store/page-prewarm.ts. */
   prewarmMaxBytes: number
+  /** Docs built into new segments between two collections of the thread's garbage (built-garbage.ts; tests lower it). */
+  collectAfterBuiltDocs?: number
 }

@@ -56,15 +56,27 @@ export class TrackerIndex {
   private generation = ++generationCounter
   /** Set when the index changed since the last snapshot. */
   dirty = false
+  /** Docs written into new segments since takeBuiltDocs (what their building left as garbage: built-garbage.ts). */
+  private builtDocs: number
 
   constructor(
     readonly trackerId: string,
     /** Change-log seq reflected (inclusive). */
     public appliedSeq: number,
     segments: { bytes: Uint8Array; deleted: Bitmap | null }[],
+    /** Docs the caller built these segments from (a rebuild), rather than read them (a snapshot). */
+    builtDocs = 0,
   ) {
     const inputs: MergeInput[] = segments.map((s) => this.register(toShared(s.bytes), s.deleted))
     this.writer = new IndexWriter(inputs)
+    this.builtDocs = builtDocs
+  }
+
+  /** Docs written into new segments since the last call (rebuild, commits, merges). */
+  takeBuiltDocs(): number {
+    const docs = this.builtDocs
+    this.builtDocs = 0
+    return docs
   }
 
   private register(shared: Uint8Array, deleted: Bitmap | null): MergeInput {
@@ -113,6 +125,7 @@ export class TrackerIndex {
     if (result.segmentBytes !== null) {
       // Re-open the new segment over shared memory; the writer's own copy is dropped.
       segments[segments.length - 1] = this.register(toShared(result.segmentBytes), null)
+      this.builtDocs += segments[segments.length - 1]!.reader.numDocs
     }
     let changed = result.segmentBytes !== null
     for (const s of segments) if (this.syncDeleted(s)) changed = true
@@ -146,7 +159,9 @@ export class TrackerIndex {
   }
 
   private merge(inputs: MergeInput[]): MergeInput {
-    return this.register(toShared(encodeSegment(mergeSegments(inputs))), null)
+    const merged = this.register(toShared(encodeSegment(mergeSegments(inputs))), null)
+    this.builtDocs += merged.reader.numDocs
+    return merged
   }
 
   /** Drops bookkeeping of segments the writer no longer holds. */
