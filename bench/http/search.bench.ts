@@ -310,7 +310,7 @@ function summary(rs: SizeResult[]): string {
   out.push(`| snapshot B/object | ${cells((r) => int(r.restart.snapshotBytes / r.objects))} |`)
   out.push(`| RSS − empty, B/object (after queries) | ${cells((r) => int(r.memory.afterQueries.perObjectBytes))} |`)
   out.push(`| RSS − empty, B/object (restarted, warm) | ${cells((r) => int(r.memory.afterRestartWarm.perObjectBytes))} |`)
-  out.push(`| anonymous RSS − empty, B/object (after queries / restarted, warm) | ${cells((r) => `${int(r.memory.afterQueries.anonPerObjectBytes)} / ${int(r.memory.afterRestartWarm.anonPerObjectBytes)}`)} |`)
+  out.push(`| anonymous RSS − empty, B/object (after queries / ${IDLE_MEMORY_S} s idle later / restarted, warm) | ${cells((r) => `${int(r.memory.afterQueries.anonPerObjectBytes)} / ${int(r.memory.afterQueriesIdle.anonPerObjectBytes)} / ${int(r.memory.afterRestartWarm.anonPerObjectBytes)}`)} |`)
   for (let i = 1; i < rs.length; i++) {
     const [lo, hi] = [rs[i - 1]!, rs[i]!]
     const slope = (pick: (r: SizeResult) => number) => int((pick(hi) - pick(lo)) / (hi.objects - lo.objects))

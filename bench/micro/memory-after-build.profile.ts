@@ -21,33 +21,36 @@ const vocabulary = await Bun.file(join(prepared, 'vocabulary.json')).json()
 const cases = buildCases(vocabulary, 200, 40, 42)
 const mixed = mixedRequests(cases)
 const dataDir = mkdtempSync(join(tmpdir(), 'sift-memory-'))
-cpSync(prepared, dataDir, { recursive: true })
-if (rebuild) rmSync(join(dataDir, 'index'), { recursive: true, force: true })
-
-const t0 = performance.now()
-const sift = await startBenchSift(dataDir, { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }, { SIFT_SEARCH_CACHE: '0', ...(env.SIFT_ENV ? JSON.parse(env.SIFT_ENV) : {}) })
-const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MB`
-const at = (label: string) => console.log(`${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s  ${label.padEnd(34)} RssAnon ${mb(sift.memory().anonBytes)}`)
 try {
-  at(rebuild ? 'ready (index rebuilt)' : 'ready (snapshot loaded)')
-  if (rebuild) {
-    await sift.waitForLog('index snapshot written', 15 * 60_000)
-    at('first snapshot written')
+  cpSync(prepared, dataDir, { recursive: true })
+  if (rebuild) rmSync(join(dataDir, 'index'), { recursive: true, force: true })
+
+  const t0 = performance.now()
+  const sift = await startBenchSift(dataDir, { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }, { SIFT_SEARCH_CACHE: '0', ...(env.SIFT_ENV ? JSON.parse(env.SIFT_ENV) : {}) })
+  const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MB`
+  const at = (label: string) => console.log(`${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s  ${label.padEnd(34)} RssAnon ${mb(sift.memory().anonBytes)}`)
+  try {
+    at(rebuild ? 'ready (index rebuilt)' : 'ready (snapshot loaded)')
+    if (rebuild) {
+      await sift.waitForLog('index snapshot written', 15 * 60_000)
+      at('first snapshot written')
+    }
+    await runClient({ baseUrl: sift.url, mode: 'sequential', requests: cases.flatMap((c) => c.warmup) })
+    at('after the warm-up requests')
+    await waitForIdle(sift)
+    at('idle')
+    for (let pass = 1; pass <= Number(env.PASSES ?? 2); pass++) {
+      await runClient({ baseUrl: sift.url, mode: 'sequential', requests: mixed })
+      at(`after pass ${pass} (${mixed.length} searches)`)
+    }
+    for (let s = 10; s <= 40; s += 10) {
+      await Bun.sleep(10_000)
+      at(`idle ${s} s`)
+    }
+    for (const line of sift.logs().filter((l) => l.message === 'index build garbage collected')) console.log(`indexer: ${JSON.stringify(line)}`)
+  } finally {
+    await sift.stop()
   }
-  await runClient({ baseUrl: sift.url, mode: 'sequential', requests: cases.flatMap((c) => c.warmup) })
-  at('after the warm-up requests')
-  await waitForIdle(sift)
-  at('idle')
-  for (let pass = 1; pass <= Number(env.PASSES ?? 2); pass++) {
-    await runClient({ baseUrl: sift.url, mode: 'sequential', requests: mixed })
-    at(`after pass ${pass} (${mixed.length} searches)`)
-  }
-  for (let s = 10; s <= 40; s += 10) {
-    await Bun.sleep(10_000)
-    at(`idle ${s} s`)
-  }
-  for (const line of sift.logs().filter((l) => l.message === 'index build garbage collected')) console.log(`indexer: ${JSON.stringify(line)}`)
 } finally {
-  await sift.stop()
   rmSync(dataDir, { recursive: true, force: true })
 }

@@ -9,10 +9,10 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ReadStore } from '../store/index.ts'
 import { writeSnapshot, type IndexSnapshot } from '../store/snapshot/index.ts'
+import { BuiltGarbage, COLLECT_AFTER_BUILT_DOCS } from './built-garbage.ts'
 import { loadSnapshot, rebuildFromStore, snapshotDir, snapshotPath, type LoadLog } from './load.ts'
 import type { IndexerEvent, IndexerOptions } from './protocol.ts'
 import type { TrackerIndex } from './tracker-index.ts'
-import { BuiltGarbage, COLLECT_AFTER_BUILT_DOCS } from './built-garbage.ts'
 
 /** Encodes and writes a snapshot file atomically; resolves with its size. */
 export type SnapshotWrite = (path: string, snapshot: IndexSnapshot) => Promise<number>
@@ -68,7 +68,7 @@ export class Indexer {
     this.cursor = Math.min(maxSeq, ...[...this.indexes.values()].map((i) => i.appliedSeq))
     this.pass()
     // A rebuild's garbage (GBs at 1M objects) goes before the index serves: a synchronous collection
-    // blocks this thread (1.7 s at 1M), which must apply writes within the second once ready.
+    // blocks this thread (1.6–1.7 s at 1M), which must apply writes within the second once ready.
     this.collectBuiltGarbage(true)
     this.emit({ kind: 'ready', trackers: this.indexes.size, ms: Math.round(performance.now() - t0) })
     // After ready, so a restart is not slower; before the first write, so it is not slower either.
@@ -187,6 +187,9 @@ export class Indexer {
 
   /** Drops a tracker's index and snapshot: the tracker is gone, or `createdAgain` under its id. */
   private drop(trackerId: string, createdAgain: boolean): void {
+    // Docs it built since the last take (a tracker removed while rebuilt at start) left garbage all the same.
+    const index = this.indexes.get(trackerId)
+    if (index !== undefined) this.garbage.add(index.takeBuiltDocs())
     this.indexes.delete(trackerId)
     this.createdAt.delete(trackerId)
     // Announced before the file goes: the front thread must stop serving the index even if it stays.

@@ -16,9 +16,9 @@ const port = parentPort!
 port.on('message', (request: WriteRequest) => {
   writeSnapshot(request.path, request.snapshot).then(
     (bytes) => {
-      // The file's encoding buffers (as large as the index) are garbage now: collected at once, as
+      // The encoded file (one buffer as large as the index) is garbage now: collected at once, as
       // the indexer collects after building (indexer/built-garbage.ts), instead of whenever JSC's
-      // heuristics get to them (they count the index's shared buffers as this thread's memory).
+      // heuristics get to it (they count the index's shared buffers as this thread's memory).
       Bun.gc(true)
       port.postMessage({ id: request.id, ok: true, bytes })
     },

@@ -184,17 +184,32 @@ function expectIds(actual: Uint32Array, expected: Uint32Array, what: string): vo
   }
 }
 
-/** ((b0 ∩ b1) ∩ b2) … in CRoaring, each operand read from our portable bytes (its container kinds kept). */
+/**
+ * ((b0 ∩ b1) ∩ b2) … in CRoaring, each operand read from our portable bytes (its container kinds
+ * kept), folded smallest first as Bitmap.andMany takes them (a stable sort by size). The order
+ * matters for a key of runs only: an intermediate of mostly single values becomes an array, and
+ * array ∩ run stays an array, where another order keeps a run (a run of two-value runs ties with an
+ * array).
+ */
 function foldAndInWasm(bitmaps: readonly Bitmap[]): RoaringBitmap32 {
-  let acc = RoaringBitmap32.deserialize(bitmaps[0]!.serialize(), 'portable')
-  for (const b of bitmaps.slice(1)) {
-    const w = RoaringBitmap32.deserialize(b.serialize(), 'portable')
-    const next = RoaringBitmap32.and(acc, w)
+  const order = [...bitmaps].sort((x, y) => x.size - y.size)
+  let acc = RoaringBitmap32.deserialize(order[0]!.serialize(), 'portable')
+  try {
+    for (const b of order.slice(1)) {
+      const w = RoaringBitmap32.deserialize(b.serialize(), 'portable')
+      try {
+        const prev = acc
+        acc = RoaringBitmap32.and(prev, w)
+        prev.dispose()
+      } finally {
+        w.dispose()
+      }
+    }
+    return acc
+  } catch (e) {
     acc.dispose()
-    w.dispose()
-    acc = next
+    throw e
   }
-  return acc
 }
 
 function withWasm<T>(ids: Uint32Array, fn: (w: RoaringBitmap32) => T): T {
@@ -376,9 +391,11 @@ describe('andMany (one pass per key over 3+ operands, and-many.ts)', () => {
         expect(got.size).toBe(want.length)
         // Same bytes as CRoaring's pairwise fold of the same operands after both run-optimise: every
         // container holds a valid kind and card. CRoaring reads the operands from our bytes so each
-        // container keeps its kind: where a run and an array serialize to the same size (runs of two),
-        // runOptimize keeps whichever kind the intersection made, in CRoaring as here, so an oracle
-        // built from the sorted ids would hold an array where the fold of runs holds a run.
+        // container keeps its kind: where a run and an array count as the same size by CRoaring's
+        // rule (2 + 4 bytes a run, 2 + 2 a value: runs of two), runOptimize keeps whichever kind the
+        // intersection made (run ∩ run keeps a run on a tie; an array becomes a run only when strictly
+        // smaller), in CRoaring as here, so an oracle built from the sorted ids would hold an array
+        // where the fold of runs holds a run.
         const theirs = foldAndInWasm(bitmaps)
         try {
           got.runOptimize()

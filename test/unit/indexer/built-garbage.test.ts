@@ -1,6 +1,7 @@
 // What building segments leaves is collected at once (indexer/built-garbage.ts): the count of docs
-// built (a rebuild, commits, merges), the threshold, synchronously before the index serves and
-// asynchronously after passes. The indexer is driven directly over a real store in a temp dir.
+// built (a rebuild, commits, merges, a dropped tracker's), the threshold, synchronously before the
+// index serves and asynchronously after passes. The indexer is driven directly over a real store in
+// a temp dir.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -53,7 +54,9 @@ describe('TrackerIndex.takeBuiltDocs', () => {
       index.commit()
       committed++
     }
-    expect(index.takeBuiltDocs()).toBeGreaterThan(committed)
+    // Nine one-doc segments; the eighth and ninth commits each fold the newest run (2 docs, then 3),
+    // so 9 + 2 + 3 docs were built: more than committed, and each merge once.
+    expect(index.takeBuiltDocs()).toBe(committed + 2 + 3)
     expect(index.numDocs()).toBe(3 + committed)
   })
 })
@@ -99,6 +102,31 @@ describe('the indexer collects what it built', () => {
     expect(collections(again)).toEqual([])
     await second.stop()
     reader2.close()
+    store.close()
+  })
+
+  test('a tracker dropped before its built docs were taken still counts: removed while rebuilt at start', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sift-built-garbage-'))
+    const store = openStore({ dataDir, synchronous: 'NORMAL' })
+    store.trackers.upsert('shop', 'key-0123456789abcdef')
+    for (let i = 0; i < 8; i++) store.catalog.put('shop', obj(`p${i}`, { title: `lamp ${i}` }))
+    const reader = openReadStore(dataDir)
+    // The second read of the trackers is the first pass's check, after the rebuild: the tracker is
+    // removed just before it (as by the CLI during a long rebuild), so that check drops the index.
+    let reads = 0
+    const trackers: typeof reader.trackers = Object.create(reader.trackers)
+    trackers.createdAtById = () => {
+      if (++reads === 2) store.trackers.remove('shop')
+      return reader.trackers.createdAtById()
+    }
+    const events: IndexerEvent[] = []
+    const indexer = new Indexer({ ...reader, trackers }, options(), (e) => events.push(e))
+    indexer.start()
+    expect(events.some((e) => e.kind === 'dropped')).toBe(true)
+    // The rebuild's garbage is there all the same: collected before ready.
+    expect(collections(events)).toEqual([expect.objectContaining({ builtDocs: 8, sync: true })])
+    await indexer.stop()
+    reader.close()
     store.close()
   })
 })
