@@ -39,7 +39,7 @@ export class BonusBounds {
   private readonly low: Int32Array
   private readonly high: Int32Array
   /** False when no doc can be told apart (one word, or a segment without title pairs). */
-  private readonly tight: boolean
+  readonly tight: boolean
 
   /**
    * `exactLengthKept`: titles of exactly W tokens are candidates anyway, so no bound needs the
@@ -77,5 +77,34 @@ export class BonusBounds {
     let count = 0
     for (let w = 1; w < low.length; w++) if (((lo & low[w]!) | (hi & high[w]!)) !== 0) count++
     return this.byPairs[count]!
+  }
+
+  /**
+   * For each of `docs[0, n)`, into `out`: 1 when its bound is below {@link max}, else 0; returns
+   * the largest bound below max among them (-Infinity when none). One loop reading only the docs'
+   * title pairs, so that their cache misses overlap.
+   */
+  classify(docs: Uint32Array, n: number, out: Uint8Array): number {
+    let rest = -Infinity
+    if (!this.tight) {
+      out.fill(0, 0, n)
+      return rest
+    }
+    const pairs = this.pairs!
+    const { low, high, byPairs, max } = this
+    const W = low.length
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i]!
+      const lo = pairs[doc * 2]!
+      const hi = pairs[doc * 2 + 1]!
+      let count = 0
+      for (let w = 1; w < W; w++) if (((lo & low[w]!) | (hi & high[w]!)) !== 0) count++
+      const bound = byPairs[count]!
+      if (bound < max) {
+        out[i] = 1
+        if (bound > rest) rest = bound
+      } else out[i] = 0
+    }
+    return rest
   }
 }

@@ -78,8 +78,11 @@ export const PROBE_COST = 2
 export const PROBE_MIN_WALK = 4096
 /** The thresholds in use; tests make every term probe where it may, so small catalogs take that path. */
 export const probeTuning = { maxShare: PROBE_MAX_SHARE, cost: PROBE_COST, minWalk: PROBE_MIN_WALK }
-/** Terms probed so far on this thread (tests check that their catalogs reach the probing path). */
-export const probeCount = { terms: 0 }
+/**
+ * Terms probed so far on this thread, and terms walked in rank order that took a cached impact
+ * prefix first (tests check that their catalogs reach these paths).
+ */
+export const probeCount = { terms: 0, rankOrderPrefixes: 0 }
 
 /** What the caller provides: the bound of the other factors, exact scoring, the window's threshold. */
 export interface PruneContext {
@@ -346,6 +349,8 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     }
   }
   const high = other === null ? null : other.high
+  // Hits whose titles cannot hold a query pair side by side are bounded lower: listed apart.
+  high?.splitBy(bonus)
   /** Takes term `t`'s unwalked docs (each scoring at most `bound`) by probing the hits that can reach θ, when that is cheaper than walking. */
   const probed = (t: WalkTerm, bound: number): boolean => {
     const walk = walker.walkLength(t)
@@ -360,7 +365,10 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     // A common term is walked best postings first, until the next one's bound cannot reach θ; when
     // its stored prefix runs out first, the rest is probed among the hits the other words can lift
     // to θ, or else the whole term is walked in doc order.
-    const prefix = walker.walksInDocOrder(t) ? impacts.prefixOf(r, t.ord, bm25) : null
+    // A term with many more docs than there are hits takes its prefix only when this thread has it
+    // (the warm-up computes the commonest terms' first): computing one walks every posting.
+    const prefix = walker.walksInDocOrder(t) ? impacts.prefixOf(r, t.ord, bm25) : impacts.cachedPrefixOf(r, t.ord)
+    if (prefix !== null && !walker.walksInDocOrder(t)) probeCount.rankOrderPrefixes++
     let walked = false
     // What the term's unwalked docs score at most.
     let tail = t.ub

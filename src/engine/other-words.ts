@@ -16,6 +16,7 @@
 import { RankCursor, sortUnique, type Bitmap, type SegmentReader } from '@/index/index.ts'
 import type { Bm25fTable } from '@/rank/index.ts'
 import { impactTuning, threadImpacts as impacts } from './impact-prefix.ts'
+import type { BonusBounds } from './bonus-bound.ts'
 import { entryScore, type TermWalker, type WalkTerm } from './term-walker.ts'
 
 /** Buckets of the other words' score histogram that picks the hits worth probing. */
@@ -25,9 +26,13 @@ export const KNOWN_PER_HIT = 8
 /** The ratio in use; tests force either way (0: prefixes whenever possible; Infinity: every hit). */
 export const otherTuning = { hitsPerKnown: KNOWN_PER_HIT }
 
+/** Selections so far on this thread that listed hits bounded below C apart (tests check that they reach it). */
+export const splitSelects = { count: 0 }
 /** HighOthers' list and selection (reused across requests, one search at a time per thread). */
 let highList = new Uint32Array(0)
 let highOut = new Uint32Array(0)
+/** Each listed doc's bucket while HighOthers builds its list. */
+let keyBuffer = new Uint8Array(0)
 /** Per-doc o(d) of the prefixes' way, valid where `stamp[doc] === epoch`. */
 let values = new Float64Array(0)
 let stamp = new Uint32Array(0)
@@ -52,17 +57,26 @@ export interface OtherScores {
 /**
  * The hits the other words score highest, for probing a term's docs instead of walking them: a doc
  * of the term scoring at most `bound` reaches θ only when the other words lift it, which takes
- * o(d) ≥ θ/C − bound − others. Listed are the hits of the highest o(d) among `docs`, as many as a
- * cap allows, by buckets of o (a histogram) from the highest; `outside` is the highest o(d) of a
- * hit left out (at least `floor`, which bounds the hits not in `docs`). Bucketing is monotone in
- * o: a lower bucket holds lower scores only.
+ * o(d) ≥ θ/c(d) − bound − others, c(d) the doc's bound of the bonus and factors. Listed are the
+ * hits of the highest o(d) among `docs`, as many as a cap allows, by buckets of o (a histogram)
+ * from the highest; `outside` is the highest o(d) of a hit left out (at least `floor`, which bounds
+ * the hits not in `docs`). Bucketing is monotone in o: a lower bucket holds lower scores only.
+ *
+ * With {@link splitBy}, the hits fall in two classes listed apart: those whose c(d) is the bound
+ * over all docs C (their titles may earn the phrase bonus), and the rest, bounded by the largest
+ * c(d) among them. A word beside another that scores every hit alike ("kinsa b": 15K hits, most at
+ * the same o) left too many hits able to reach θ under C; under the rest's lower bound, only the
+ * few hits whose titles may hold the pair are probed.
  */
 export class HighOthers {
   private list: Uint32Array | null = null
-  /** Where each listed bucket starts in `list` (from the highest bucket down), and its highest o. */
-  private starts: number[] = []
-  private highs: number[] = []
-  private outside: number
+  /** Per class (0: bounded by C, 1: the rest), where each listed bucket starts in `list` (from the highest down) and its highest o. */
+  private readonly starts: number[][] = [[], []]
+  private readonly highs: number[][] = [[], []]
+  private readonly outside: number[]
+  /** The bound of class 1's c(d) (-Infinity while no hit is in it). */
+  private restBound = -Infinity
+  private bonus: BonusBounds | null = null
   /** The hits of the last {@link select}, ascending (its first n). */
   out = highOut
 
@@ -73,44 +87,64 @@ export class HighOthers {
     private readonly cap: number,
     floor: number,
   ) {
-    this.outside = floor
+    // A hit outside `docs` may be of either class: the floor counts under C.
+    this.outside = [floor, -Infinity]
+  }
+
+  /** Lists the hits `bonus` bounds below its max apart (call before the first {@link select}). */
+  splitBy(bonus: BonusBounds): void {
+    if (this.list === null && bonus.tight) this.bonus = bonus
   }
 
   private build(): Uint32Array {
-    const { docs, other } = this
+    const { docs, other, bonus } = this
     const scale = this.otherMax > 0 ? OTHER_BUCKETS / this.otherMax : 0
     const bucketOf = (o: number) => Math.min(OTHER_BUCKETS - 1, Math.floor(o * scale))
-    const counts = new Uint32Array(OTHER_BUCKETS)
-    const highs = new Float64Array(OTHER_BUCKETS).fill(-Infinity)
+    // Buckets of class 0, then of class 1; each doc's bucket is kept for the second pass.
+    const counts = new Uint32Array(2 * OTHER_BUCKETS)
+    const highs = new Float64Array(2 * OTHER_BUCKETS).fill(-Infinity)
+    if (keyBuffer.length < docs.length) keyBuffer = new Uint8Array(Math.max(docs.length, keyBuffer.length * 2))
+    const keys = keyBuffer
+    // Each hit's class first (1: bounded below C), then its bucket within its class.
+    if (bonus !== null) this.restBound = bonus.classify(docs, docs.length, keys)
+    else keys.fill(0, 0, docs.length)
     for (let i = 0; i < docs.length; i++) {
       const o = other[docs[i]!]!
-      const b = bucketOf(o)
+      const b = bucketOf(o) + keys[i]! * OTHER_BUCKETS
+      keys[i] = b
       counts[b]!++
       if (o > highs[b]!) highs[b] = o
     }
-    // The lowest bucket whose hits and those above it stay within the cap.
-    let from = OTHER_BUCKETS
-    for (let total = 0; from > 0 && total + counts[from - 1]! <= this.cap; from--) total += counts[from - 1]!
-    for (let b = 0; b < from; b++) this.outside = Math.max(this.outside, highs[b]!)
-    // Counting sort of the listed hits, highest bucket first (ascending docs within a bucket).
-    const at = new Uint32Array(OTHER_BUCKETS)
-    let size = 0
-    for (let b = OTHER_BUCKETS - 1; b >= from; b--) {
-      if (counts[b] === 0) continue
-      at[b] = size
-      this.starts.push(size)
-      this.highs.push(highs[b]!)
-      size += counts[b]!
+    // Per class, the lowest bucket whose hits and those above it stay within the cap.
+    const from = [0, 0]
+    for (let k = 0; k < 2; k++) {
+      const base = k * OTHER_BUCKETS
+      let f = OTHER_BUCKETS
+      for (let total = 0; f > 0 && total + counts[base + f - 1]! <= this.cap; f--) total += counts[base + f - 1]!
+      for (let b = 0; b < f; b++) this.outside[k] = Math.max(this.outside[k]!, highs[base + b]!)
+      from[k] = base + f
     }
-    this.starts.push(size)
+    // Counting sort of the listed hits, class 0 first, each class's highest bucket first (ascending docs within a bucket).
+    const at = new Uint32Array(2 * OTHER_BUCKETS)
+    let size = 0
+    for (let k = 0; k < 2; k++) {
+      for (let b = (k + 1) * OTHER_BUCKETS - 1; b >= from[k]!; b--) {
+        if (counts[b] === 0) continue
+        at[b] = size
+        this.starts[k]!.push(size)
+        this.highs[k]!.push(highs[b]!)
+        size += counts[b]!
+      }
+      this.starts[k]!.push(size)
+    }
     if (highList.length < size) {
       highList = new Uint32Array(Math.max(size, highList.length * 2))
       highOut = new Uint32Array(highList.length)
     }
     const list = highList.subarray(0, size)
     for (let i = 0; i < docs.length && size > 0; i++) {
-      const b = bucketOf(other[docs[i]!]!)
-      if (b >= from) list[at[b]!++] = docs[i]!
+      const b = keys[i]!
+      if (b >= from[b < OTHER_BUCKETS ? 0 : 1]!) list[at[b]!++] = docs[i]!
     }
     this.out = highOut
     return (this.list = list)
@@ -118,20 +152,28 @@ export class HighOthers {
 
   /**
    * Into `out`, the listed hits a term doc scoring at most `bound` can lift to θ, or -1 when a hit
-   * left out could reach θ too or when they number more than `max`.
+   * left out could reach θ too or when they number more than `max`. `C` bounds c(d) over every doc.
    */
   select(bound: number, others: number, C: number, theta: number, max: number): number {
     const list = this.list ?? this.build()
-    // The same sum, in the same order, as the cut of a walked doc: rounding keeps it monotone in o.
-    const reaches = (o: number) => !((bound + o + others) * C < theta)
-    if (reaches(this.outside)) return -1
     let n = 0
-    for (let b = 0; b < this.highs.length && reaches(this.highs[b]!); b++) {
-      for (let i = this.starts[b]!; i < this.starts[b + 1]!; i++) {
-        const doc = list[i]!
-        if (!reaches(this.other[doc]!)) continue
-        if (n >= max) return -1
-        this.out[n++] = doc
+    // Class 1 is empty when no split was asked or every hit is bounded by C.
+    const classes = this.restBound === -Infinity ? 1 : 2
+    if (classes === 2) splitSelects.count++
+    for (let k = 0; k < classes; k++) {
+      const c = k === 0 ? C : this.restBound
+      // The same sum, in the same order, as the cut of a walked doc: rounding keeps it monotone in o.
+      const reaches = (o: number) => !((bound + o + others) * c < theta)
+      if (reaches(this.outside[k]!)) return -1
+      const starts = this.starts[k]!
+      const highs = this.highs[k]!
+      for (let b = 0; b < highs.length && reaches(highs[b]!); b++) {
+        for (let i = starts[b]!; i < starts[b + 1]!; i++) {
+          const doc = list[i]!
+          if (!reaches(this.other[doc]!)) continue
+          if (n >= max) return -1
+          this.out[n++] = doc
+        }
       }
     }
     this.out.subarray(0, n).sort()

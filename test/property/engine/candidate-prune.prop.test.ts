@@ -6,7 +6,9 @@ import fc from 'fast-check'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { PROBE_COST, PROBE_MAX_SHARE, PROBE_MIN_WALK, PRUNE_MIN_HITS, probeCount, probeTuning, pruneTuning } from '@/engine/candidate-prune.ts'
 import { impactTuning, IMPACT_MIN_DF, IMPACT_PREFIX_LENGTH } from '@/engine/impact-prefix.ts'
-import { KNOWN_PER_HIT, otherTuning } from '@/engine/other-words.ts'
+import { finishIdleWork } from '@/engine/idle-warmup.ts'
+import { KNOWN_PER_HIT, otherTuning, splitSelects } from '@/engine/other-words.ts'
+import { queueWarmup } from '@/search/engine-cache.ts'
 import { IndexWriter } from '@/index/index.ts'
 import { buildEngine, buildSegmentedEngine, obj, req } from '../../support/corpus.ts'
 import { BRANDS, GEO_CENTER, WORDS } from './arbitraries.ts'
@@ -81,6 +83,9 @@ describe('candidate pruning', () => {
       probeEverywhere: fc.boolean(),
       // The other words' scores (other-words.ts): of every hit, from their impact prefixes, or as tuned.
       hitsPerKnown: fc.constantFrom(0, KNOWN_PER_HIT, Infinity),
+      // The idle warm-up run first, as a server does: every common term's prefix is at hand, also
+      // for terms with many more docs than there are hits (walked in rank order otherwise).
+      warm: fc.boolean(),
     })
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
@@ -88,6 +93,7 @@ describe('candidate pruning', () => {
         setProbeTuning(o.probeEverywhere)
         otherTuning.hitsPerKnown = o.hitsPerKnown
         const engine = o.chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, o.chunks, ['o1', 'o3'])
+        if (o.warm) warm(engine)
         const base: Partial<EngineSearchRequest> = {
           q: o.q,
           prefixLast: o.prefixLast,
@@ -116,8 +122,10 @@ describe('candidate pruning', () => {
       prefer: fc.boolean(),
       // The share of hits listed for probing: all, or the best scored only (the rest bounded).
       share: fc.constantFrom(1, 0.5, 0.25, 0.1),
+      warm: fc.boolean(),
     })
     const probedBefore = probeCount.terms
+    const splitBefore = splitSelects.count
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning(o.impact)
@@ -125,6 +133,7 @@ describe('candidate pruning', () => {
         // Every hit's other-word score listed (prefixes bound the rest, which lists fewer: below).
         otherTuning.hitsPerKnown = Infinity
         const engine = buildEngine(catalog)
+        if (o.warm) warm(engine)
         const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: o.fuzzy, prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }] : [] }
         expectHeadOfFullRanking(engine, base, o.k)
       }),
@@ -133,6 +142,52 @@ describe('candidate pruning', () => {
     // The catalogs reach the probing path (else this property says nothing about it): typically
     // 30-60 terms; ties cut early (a window of lowest addresses) leave fewer to probe in some runs.
     expect(probeCount.terms - probedBefore).toBeGreaterThan(5)
+    // Hits whose titles cannot earn the phrase bonus were listed apart, under their lower bound.
+    expect(splitSelects.count - splitBefore).toBeGreaterThan(5)
+  })
+
+  test('a term of many more docs than there are hits walks its warmed prefix first and keeps the full ranking\'s head', () => {
+    // A few "jacket" or "lamp" titles among many of common "s" words: the hits of "jacket s" are a
+    // few, the commonest "s" terms' docs many times more, so those terms are walked in rank order
+    // (the hits looked up in their docs), after their prefixes, which the warm-up computed.
+    const skewedCatalogArb = fc
+      .array(
+        fc.record({
+          lead: fc.constantFrom('jacket', 'lamp', '', '', '', '', '', ''),
+          title: fc.array(fc.constantFrom('sofa', 'sofa', 'sofa', 'sofa', 'soft', 'soft', 'sock', 'solar', 'sound', 'spoon', 'star', 'red', 'rack'), { minLength: 1, maxLength: 3 }),
+          description: fc.array(fc.constantFrom('sofa', 'soft', 'wool', 'red'), { maxLength: 3 }),
+          availability: fc.constantFrom(0, 1),
+        }),
+        { minLength: 60, maxLength: 200 },
+      )
+      .map((list) => list.map((x, i) => obj(`o${i}`, { title: [x.lead, ...x.title].join(' ').trim(), description: x.description.join(' '), availability: x.availability })))
+    const optionsArb = fc.record({
+      q: fc.constantFrom('jacket s', 'jacket so', 'lamp s', 'lamp sof', 'jacket r', 'lamp s'),
+      k: fc.integer({ min: 1, max: 3 }),
+      length: fc.integer({ min: 1, max: 8 }),
+      probeEverywhere: fc.boolean(),
+      hitsPerKnown: fc.constantFrom(0, Infinity),
+      avail: fc.boolean(),
+    })
+    const rankOrderBefore = probeCount.rankOrderPrefixes
+    fc.assert(
+      fc.property(skewedCatalogArb, optionsArb, (catalog, o) => {
+        setImpactTuning({ minDf: 1, length: o.length })
+        setProbeTuning(o.probeEverywhere)
+        otherTuning.hitsPerKnown = o.hitsPerKnown
+        const engine = buildEngine(catalog)
+        warm(engine)
+        const base: Partial<EngineSearchRequest> = {
+          q: o.q,
+          prefixLast: true,
+          fuzzy: false,
+          availabilityField: o.avail ? 'availability' : null,
+        }
+        expectHeadOfFullRanking(engine, base, o.k)
+      }),
+      { numRuns: 300 },
+    )
+    expect(probeCount.rankOrderPrefixes - rankOrderBefore).toBeGreaterThan(10)
   })
 
   test('other words scored from their impact prefixes (bounded past them) keep the full ranking\'s head', () => {
@@ -225,6 +280,12 @@ describe('candidate pruning', () => {
 function expectHeadOfFullRanking(engine: Engine, base: Partial<EngineSearchRequest>, k: number): void {
   const all = scoredKeys(engine, { ...base, size: 1000 })
   expect(scoredKeys(engine, { ...base, size: k })).toEqual(all.slice(0, k))
+}
+
+/** The server's idle warm-up of a new generation (short prefixes, impact prefixes), run to its end. */
+function warm(engine: Engine): void {
+  queueWarmup('candidate-prune property', engine)
+  finishIdleWork()
 }
 
 /** The tunings as shipped. */

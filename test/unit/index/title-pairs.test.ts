@@ -86,6 +86,26 @@ describe('title pairs', () => {
     )
   })
 
+  test('classify marks the docs bounded below the max and returns the largest of their bounds, as of() gives them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(titleArb, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.array(fc.constantFrom(...TOKENS.flatMap((t) => analyze(t).map((x) => x.term))), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (titles, wordTerms, allExact) => {
+          const r = segmentOf(titles)
+          const bounds = new BonusBounds(wordTerms.map((terms) => wordOf(terms)), allExact, false, 1, r.titlePairs)
+          const docs = Uint32Array.from(titles.keys())
+          const out = new Uint8Array(docs.length).fill(7)
+          const rest = bounds.classify(docs, docs.length, out)
+          const below = [...docs].map((d) => bounds.of(d)).filter((b) => b < bounds.max)
+          expect([...out]).toEqual([...docs].map((d) => (bounds.of(d) < bounds.max ? 1 : 0)))
+          expect(rest).toBe(below.length === 0 ? -Infinity : Math.max(...below))
+        },
+      ),
+    )
+  })
+
   test("with words that have parts and titles that are exactly the query, a doc's bound is never below its bonus", () => {
     // A word with parts: a code typed whole (its joined term and its parts) or a split compound
     // (its parts only). Titles hold the parts apart too ("rtx 4090"), or are the words themselves.
