@@ -182,9 +182,14 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const W = words.length
   const h = hits.size
   if (W === 0 || W > 32 || k <= 0 || h <= k * PRUNE_MIN_HITS_PER_K || h < pruneTuning.minHits) return null
-  // The pruned word: the one with the most expansions (usually the prefix being typed), without parts.
+  // The pruned word: the one with the most expansions (usually the prefix being typed), without
+  // parts; among words of as many, the prefix ("findor shoes": the last word typed in full, whose
+  // other word is then scored from its impact prefix, below).
   let p = 0
-  for (let w = 1; w < W; w++) if (words[w]!.expansions.length > words[p]!.expansions.length) p = w
+  for (let w = 1; w < W; w++) {
+    const more = words[w]!.expansions.length - words[p]!.expansions.length
+    if (more > 0 || (more === 0 && words[w]!.isPrefix && !words[p]!.isPrefix)) p = w
+  }
   if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
   // Word w's terms in the segment, as exact scoring reads them (the same ords and weights, kept

@@ -116,6 +116,31 @@ describe('candidate pruning, how far the walk goes', () => {
     return { hits, candidates: pruneCandidates(view, seg, words, hits, k, { factorBound: 1, exactScores, threshold: -Infinity }) }
   }
 
+  test('a last word typed in full is pruned beside a whole word of as many expansions', () => {
+    // "green shoes" as typed: one expansion each. Pruning the prefix scores "green" from its impact
+    // prefix; pruning "green" (the first of the tie) was refused, and every hit was scored.
+    const docs = Array.from({ length: 2000 }, (_, i) => obj(`o${i}`, { title: `green ${i % 3 === 0 ? 'lamp' : 'shoes'} ${i}`, description: i % 2 === 0 ? 'green shoes' : 'garden' }))
+    const saved = { ...impactTuning }
+    Object.assign(impactTuning, { minDf: 64, length: 64 })
+    try {
+      const view = buildEngine(docs).view
+      const seg = view.segments[0]!
+      const words = planWords(parseQueryText('green shoes'), view, { prefixLast: true, fuzzy: false })
+      expect(words.map((w) => [w.expansions.length, w.isPrefix])).toEqual([
+        [1, false],
+        [1, true],
+      ])
+      const hits = wordDocs(seg, words[0]!).and(wordDocs(seg, words[1]!))
+      const exactScores = (d: Uint32Array, out: Float64Array): void => scoreHits(view, seg, words, Bitmap.fromSorted(d), d, out, new Uint8Array(d.length))
+      const candidates = pruneCandidates(view, seg, words, hits, 10, { factorBound: 1, exactScores, threshold: -Infinity })
+      expect(hits.size).toBeGreaterThan(1000)
+      expect(candidates).not.toBeNull()
+      expect(candidates!.size).toBeLessThan(hits.size / 4)
+    } finally {
+      Object.assign(impactTuning, saved)
+    }
+  })
+
   test('when the best-bounded docs score lower exactly, the next best are scored and the walk stops early', () => {
     // The short titles bound highest, but are halved; θ must come from the long titles after them.
     const short = Array.from({ length: 300 }, (_, i) => obj(`short${i}`, { title: `green lamp ${i}` }))
