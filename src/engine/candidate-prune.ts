@@ -76,8 +76,8 @@ export const PROBE_MAX_SHARE = 1 / 8
 export const PROBE_COST = 2
 /** Only a term whose walk visits this many docs is worth probing instead (the list of hits to probe costs two passes over the hits). */
 export const PROBE_MIN_WALK = 4096
-/** The thresholds in use; tests make every term probe where it may, so small catalogs take that path. */
-export const probeTuning = { maxShare: PROBE_MAX_SHARE, cost: PROBE_COST, minWalk: PROBE_MIN_WALK }
+/** The thresholds in use; tests make every term probe where it may, so small catalogs take that path (`splitFirst`: the hits listed in two classes before the first selection, see HighOthers). */
+export const probeTuning = { maxShare: PROBE_MAX_SHARE, cost: PROBE_COST, minWalk: PROBE_MIN_WALK, splitFirst: false }
 /**
  * Terms probed so far on this thread, and terms walked in rank order that took a cached impact
  * prefix first (tests check that their catalogs reach these paths).
@@ -354,12 +354,15 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     }
   }
   const high = other === null ? null : other.high
-  // Hits whose titles cannot hold a query pair side by side are bounded lower: listed apart.
-  high?.splitBy(bonus)
   /** Takes term `t`'s unwalked docs (each scoring at most `bound`) by probing the hits that can reach θ, when that is cheaper than walking. */
   const probed = (t: WalkTerm, bound: number): boolean => {
     const walk = walker.walkLength(t)
-    const got = high === null || walk < probeTuning.minWalk ? -1 : high.select(bound, others, C, theta, walk / probeTuning.cost)
+    if (high === null || walk < probeTuning.minWalk) return false
+    if (probeTuning.splitFirst) high.split(bonus)
+    let got = high.select(bound, others, C, theta, walk / probeTuning.cost)
+    // Too many hits may reach θ under C: hits whose titles cannot earn the phrase bonus are bounded
+    // lower, listed apart (reading every hit's title pairs), when the walk would visit every hit.
+    if (got < 0 && walk >= h && high.split(bonus)) got = high.select(bound, others, C, theta, walk / probeTuning.cost)
     if (got < 0) return false
     probeCount.terms++
     take(walker.probe(t, high!.out, got))

@@ -31,7 +31,10 @@ export const splitSelects = { count: 0 }
 /** HighOthers' list and selection (reused across requests, one search at a time per thread). */
 let highList = new Uint32Array(0)
 let highOut = new Uint32Array(0)
-/** Each listed doc's bucket while HighOthers builds its list. */
+/** o(d) of each listed hit (in `highList` order), so a selection reads them in order. */
+let highValues = new Float64Array(0)
+/** o(d) of each hit in hit order, and its bucket, while HighOthers builds its list. */
+let gathered = new Float64Array(0)
 let keyBuffer = new Uint8Array(0)
 /** Per-doc o(d) of the prefixes' way, valid where `stamp[doc] === epoch`. */
 let values = new Float64Array(0)
@@ -62,21 +65,23 @@ export interface OtherScores {
  * from the highest; `outside` is the highest o(d) of a hit left out (at least `floor`, which bounds
  * the hits not in `docs`). Bucketing is monotone in o: a lower bucket holds lower scores only.
  *
- * With {@link splitBy}, the hits fall in two classes listed apart: those whose c(d) is the bound
- * over all docs C (their titles may earn the phrase bonus), and the rest, bounded by the largest
- * c(d) among them. A word beside another that scores every hit alike ("kinsa b": 15K hits, most at
- * the same o) left too many hits able to reach θ under C; under the rest's lower bound, only the
- * few hits whose titles may hold the pair are probed.
+ * After {@link split}, the hits fall in two classes listed apart: those whose c(d) is the bound over
+ * all docs C (their titles may earn the phrase bonus), and the rest, bounded by the largest c(d)
+ * among them. A word beside another that scores every hit alike ("kinsa b": 15K hits, most at the
+ * same o) left too many hits able to reach θ under C; under the rest's lower bound, only the few
+ * hits whose titles may hold the pair are probed. Splitting reads every hit's title pairs (a cache
+ * miss apiece), so it is done only when a selection without it failed and a walk of every hit
+ * would follow.
  */
 export class HighOthers {
   private list: Uint32Array | null = null
   /** Per class (0: bounded by C, 1: the rest), where each listed bucket starts in `list` (from the highest down) and its highest o. */
-  private readonly starts: number[][] = [[], []]
-  private readonly highs: number[][] = [[], []]
-  private readonly outside: number[]
+  private starts: number[][] = [[], []]
+  private highs: number[][] = [[], []]
+  private outside: number[]
   /** The bound of class 1's c(d) (-Infinity while no hit is in it). */
   private restBound = -Infinity
-  private bonus: BonusBounds | null = null
+  private isSplit = false
   /** The hits of the last {@link select}, ascending (its first n). */
   out = highOut
 
@@ -85,37 +90,52 @@ export class HighOthers {
     private readonly other: Float64Array,
     private readonly otherMax: number,
     private readonly cap: number,
-    floor: number,
+    private readonly floor: number,
   ) {
     // A hit outside `docs` may be of either class: the floor counts under C.
     this.outside = [floor, -Infinity]
   }
 
-  /** Lists the hits `bonus` bounds below its max apart (call before the first {@link select}). */
-  splitBy(bonus: BonusBounds): void {
-    if (this.list === null && bonus.tight) this.bonus = bonus
+  /**
+   * Lists the hits `bonus` bounds below its max apart, from the next {@link select} on; false when
+   * that tells no hit apart (no title pairs, one word) or was done already.
+   */
+  split(bonus: BonusBounds): boolean {
+    if (this.isSplit || !bonus.tight) return false
+    this.isSplit = true
+    this.build(bonus)
+    return this.restBound !== -Infinity
   }
 
-  private build(): Uint32Array {
-    const { docs, other, bonus } = this
+  private build(bonus: BonusBounds | null): Uint32Array {
+    const { docs } = this
+    const h = docs.length
+    if (gathered.length < h) {
+      gathered = new Float64Array(Math.max(h, gathered.length * 2))
+      keyBuffer = new Uint8Array(gathered.length)
+    }
+    // Each hit's o in hit order first: a loop of only these reads lets their cache misses overlap
+    // (counting buckets in the same loop made each wait for the one before). Kept for a rebuild.
+    const os = gathered
+    if (this.list === null) for (let i = 0; i < h; i++) os[i] = this.other[docs[i]!]!
     const scale = this.otherMax > 0 ? OTHER_BUCKETS / this.otherMax : 0
-    const bucketOf = (o: number) => Math.min(OTHER_BUCKETS - 1, Math.floor(o * scale))
-    // Buckets of class 0, then of class 1; each doc's bucket is kept for the second pass.
+    // Each hit's class (1: bounded below C), then its bucket: class 0's buckets, then class 1's.
+    const keys = keyBuffer
+    this.restBound = bonus === null ? -Infinity : bonus.classify(docs, h, keys)
+    if (bonus === null) keys.fill(0, 0, h)
     const counts = new Uint32Array(2 * OTHER_BUCKETS)
     const highs = new Float64Array(2 * OTHER_BUCKETS).fill(-Infinity)
-    if (keyBuffer.length < docs.length) keyBuffer = new Uint8Array(Math.max(docs.length, keyBuffer.length * 2))
-    const keys = keyBuffer
-    // Each hit's class first (1: bounded below C), then its bucket within its class.
-    if (bonus !== null) this.restBound = bonus.classify(docs, docs.length, keys)
-    else keys.fill(0, 0, docs.length)
-    for (let i = 0; i < docs.length; i++) {
-      const o = other[docs[i]!]!
-      const b = bucketOf(o) + keys[i]! * OTHER_BUCKETS
+    for (let i = 0; i < h; i++) {
+      const o = os[i]!
+      const b = Math.min(OTHER_BUCKETS - 1, Math.floor(o * scale)) + keys[i]! * OTHER_BUCKETS
       keys[i] = b
       counts[b]!++
       if (o > highs[b]!) highs[b] = o
     }
     // Per class, the lowest bucket whose hits and those above it stay within the cap.
+    this.outside = [this.floor, -Infinity]
+    this.starts = [[], []]
+    this.highs = [[], []]
     const from = [0, 0]
     for (let k = 0; k < 2; k++) {
       const base = k * OTHER_BUCKETS
@@ -139,12 +159,16 @@ export class HighOthers {
     }
     if (highList.length < size) {
       highList = new Uint32Array(Math.max(size, highList.length * 2))
+      highValues = new Float64Array(highList.length)
       highOut = new Uint32Array(highList.length)
     }
     const list = highList.subarray(0, size)
-    for (let i = 0; i < docs.length && size > 0; i++) {
+    for (let i = 0; i < h && size > 0; i++) {
       const b = keys[i]!
-      if (b >= from[b < OTHER_BUCKETS ? 0 : 1]!) list[at[b]!++] = docs[i]!
+      if (b < from[b < OTHER_BUCKETS ? 0 : 1]!) continue
+      const to = at[b]!++
+      list[to] = docs[i]!
+      highValues[to] = os[i]!
     }
     this.out = highOut
     return (this.list = list)
@@ -155,9 +179,10 @@ export class HighOthers {
    * left out could reach θ too or when they number more than `max`. `C` bounds c(d) over every doc.
    */
   select(bound: number, others: number, C: number, theta: number, max: number): number {
-    const list = this.list ?? this.build()
+    const list = this.list ?? this.build(null)
+    const values = highValues
     let n = 0
-    // Class 1 is empty when no split was asked or every hit is bounded by C.
+    // Class 1 is empty until a split tells some hits apart.
     const classes = this.restBound === -Infinity ? 1 : 2
     if (classes === 2) splitSelects.count++
     for (let k = 0; k < classes; k++) {
@@ -169,10 +194,9 @@ export class HighOthers {
       const highs = this.highs[k]!
       for (let b = 0; b < highs.length && reaches(highs[b]!); b++) {
         for (let i = starts[b]!; i < starts[b + 1]!; i++) {
-          const doc = list[i]!
-          if (!reaches(this.other[doc]!)) continue
+          if (!reaches(values[i]!)) continue
           if (n >= max) return -1
-          this.out[n++] = doc
+          this.out[n++] = list[i]!
         }
       }
     }

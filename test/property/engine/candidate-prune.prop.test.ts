@@ -123,6 +123,9 @@ describe('candidate pruning', () => {
       // The share of hits listed for probing: all, or the best scored only (the rest bounded).
       share: fc.constantFrom(1, 0.5, 0.25, 0.1),
       warm: fc.boolean(),
+      // The hits listed in two classes (by their bound of the phrase bonus) from the first selection,
+      // or only once a selection under the bound over all docs failed (as shipped).
+      splitFirst: fc.boolean(),
     })
     const probedBefore = probeCount.terms
     const splitBefore = splitSelects.count
@@ -130,6 +133,7 @@ describe('candidate pruning', () => {
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
         setImpactTuning(o.impact)
         setProbeTuning(true, o.share)
+        probeTuning.splitFirst = o.splitFirst
         // Every hit's other-word score listed (prefixes bound the rest, which lists fewer: below).
         otherTuning.hitsPerKnown = Infinity
         const engine = buildEngine(catalog)
@@ -304,4 +308,5 @@ function setProbeTuning(everywhere: boolean, share = 1): void {
   probeTuning.maxShare = everywhere ? share : PROBE_MAX_SHARE
   probeTuning.cost = everywhere ? 0 : PROBE_COST
   probeTuning.minWalk = everywhere ? 0 : PROBE_MIN_WALK
+  probeTuning.splitFirst = false
 }
