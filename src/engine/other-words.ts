@@ -36,6 +36,8 @@ let highValues = new Float64Array(0)
 /** o(d) of each hit in hit order, and its bucket, while HighOthers builds its list. */
 let gathered = new Float64Array(0)
 let keyBuffer = new Uint8Array(0)
+/** Whose hits `gathered` holds: a split rebuilds from them unless another list was built since. */
+let gatheredFor: HighOthers | null = null
 /** Per-doc o(d) of the prefixes' way, valid where `stamp[doc] === epoch`. */
 let values = new Float64Array(0)
 let stamp = new Uint32Array(0)
@@ -113,11 +115,13 @@ export class HighOthers {
     if (gathered.length < h) {
       gathered = new Float64Array(Math.max(h, gathered.length * 2))
       keyBuffer = new Uint8Array(gathered.length)
+      gatheredFor = null
     }
     // Each hit's o in hit order first: a loop of only these reads lets their cache misses overlap
     // (counting buckets in the same loop made each wait for the one before). Kept for a rebuild.
     const os = gathered
-    if (this.list === null) for (let i = 0; i < h; i++) os[i] = this.other[docs[i]!]!
+    if (gatheredFor !== this) for (let i = 0; i < h; i++) os[i] = this.other[docs[i]!]!
+    gatheredFor = this
     const scale = this.otherMax > 0 ? OTHER_BUCKETS / this.otherMax : 0
     // Each hit's class (1: bounded below C), then its bucket: class 0's buckets, then class 1's.
     const keys = keyBuffer
