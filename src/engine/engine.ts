@@ -38,11 +38,11 @@ import { cachedLru, memo } from '@/shared/memo.ts'
 import { collectWindow } from './collect.ts'
 import { planNegation } from './negation-match.ts'
 import { computeFacet, dynamicCandidates, facetTypeOf } from './facet-step.ts'
-import { filterKeys, filterRuns, newFilters, type GroupPlan, type SegmentRun } from './filter-step.ts'
+import { filterKeys, filterRuns, newFilters, smallUniverses, type GroupPlan, type SegmentRun } from './filter-step.ts'
 import { IndexView, type EngineSegment } from './index-view.ts'
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
-import { wordDocs } from './text-match.ts'
+import { wordDocs, wordDocsWithin } from './text-match.ts'
 import { keptWordDocs, warmedDocsOf } from './warm-word-docs.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
 import { LruMap } from '@/shared/lru-map.ts'
@@ -125,10 +125,17 @@ export class Engine {
   /**
    * Per segment, the docs of a word (see wordDocs), cached by the word's terms: an autocomplete
    * request searches each type with the same words, and a short prefix is a union of 64 postings.
+   * With `small` (a type of few docs, filter-step.ts smallUniverses) they may be taken within those
+   * universes instead, which only that request reads.
    */
-  private docsOfWord(w: WordPlan): Bitmap[] {
+  private docsOfWord(w: WordPlan, small: readonly Bitmap[] | null = null): Bitmap[] {
     const key = wordKey(w)
-    return this.warmWordDocs.get(key) ?? cachedLru(this.wordDocsCache, WORD_DOCS_CACHE_MAX, key, () => this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w)))
+    const known = this.warmWordDocs.get(key)
+    if (known !== undefined) return known
+    if (small === null) return cachedLru(this.wordDocsCache, WORD_DOCS_CACHE_MAX, key, () => this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w)))
+    // Within a small universe, unless an earlier request unioned them whole: those docs serve any
+    // universe and cost nothing more; the docs taken within one are not kept for another.
+    return this.wordDocsCache.get(key) ?? this.view.segments.map((seg, s) => keptWordDocs(seg, key) ?? wordDocsWithin(seg, w, small[s]!))
   }
 
   /**
@@ -201,7 +208,9 @@ export class Engine {
     const keys = filterKeys(req, must, groups)
     const { parsed, words: strict } = this.planned(req.q, { prefixLast: req.prefixLast, fuzzy: req.fuzzy })
     let words: readonly WordPlan[] = strict
-    let docs = words.map((w) => this.docsOfWord(w))
+    // A type of few docs takes the words' docs within its universe (filter-step.ts smallUniverses).
+    const small = words.length === 0 ? null : smallUniverses(view, req, typeLeaf, keys)
+    let docs = words.map((w) => this.docsOfWord(w, small))
     // Filters are evaluated within the docs of every word where those are few (filterSegment).
     const fresh = words.length === 0 ? [] : newFilters(view, must, keys)
     let runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
@@ -210,7 +219,7 @@ export class Engine {
       const full = this.planned(req.q, { prefixLast: req.prefixLast, fuzzy: true, typosForKnownWords: true }).words
       if (typosAddTerms(words, full)) {
         words = full
-        docs = words.map((w) => this.docsOfWord(w))
+        docs = words.map((w) => this.docsOfWord(w, small))
         runs = filterRuns(view, req, typeLeaf, must, groups, keys, docs, fresh)
         allWords = runs.map((r) => r.allWords)
       }

@@ -50,6 +50,17 @@ export const FILTER_WITHIN_MAX_SHARE = 1 / 4
 /** The share in use; tests set 1 (within unless the filters came recently) or 0 (never, but for an empty set) to compare the two ways. */
 export const filterWithinTuning = { maxShare: FILTER_WITHIN_MAX_SHARE }
 
+/**
+ * A type's universe is small when it holds at most this share of its segment's docs (an
+ * autocomplete request's brands, categories and query suggestions beside a catalog of items): the
+ * words' docs are then taken within it (smallUniverses) rather than unioned over the whole segment.
+ * A one-edit retry of a known word for such a type ("core": no brand has it) unioned up to 64
+ * common terms' postings over 1.45M docs, ~2 ms, to keep the brands among them.
+ */
+export const SMALL_UNIVERSE_SHARE = 1 / 64
+/** The share in use; tests set 1 (every typed universe is small) or 0 (none) to compare the two ways. */
+export const smallUniverseTuning = { share: SMALL_UNIVERSE_SHARE }
+
 /** The cache keys of a request's filter bitmaps, the same in every segment. */
 export interface FilterKeys {
   visible: string
@@ -110,10 +121,7 @@ export function filterRuns(view: IndexView, req: EngineSearchRequest, typeLeaf: 
  * requests that repeat them.
  */
 function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, must: PlanNode[], groups: GroupPlan[], keys: FilterKeys, words: Bitmap[], mayBeWithin: boolean): SegmentRun {
-  let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
-  if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
-  const hidden = seg.hiddenAt(req.nowMs)
-  if (hidden !== null) base = seg.cachedFilter(keys.visible, () => base.andNot(hidden))
+  const base = segmentBase(seg, req, typeLeaf, keys)
   // The universe's docs having every word, when made to choose where filters are evaluated.
   let inWords: Bitmap | null = null
   if (mayBeWithin && words.length > 0 && (must.length > 0 || groups.length > 0)) {
@@ -137,6 +145,34 @@ function filterSegment(seg: SegmentState, req: EngineSearchRequest, typeLeaf: Le
   // filtered ⊆ base: where the words' docs were intersected above, that intersection serves again.
   const allWords = words.length === 0 ? filtered : Bitmap.andMany([filtered, ...(inWords === null ? words : [inWords])])
   return segmentRun(seg, fixed, groupBms, filtered, false, allWords)
+}
+
+/** The docs a segment's run starts from: the universe of the request's variant mode and type, less the docs an active window hides (cached). */
+function segmentBase(seg: SegmentState, req: EngineSearchRequest, typeLeaf: LeafPlan | null, keys: FilterKeys): Bitmap {
+  let base = req.nonCollapsedVariants ? seg.variantUniverse : seg.collapsedUniverse
+  if (typeLeaf !== null) base = seg.typeUniverse(req.type!, req.nonCollapsedVariants, (u) => evalLeaf(seg.reader, typeLeaf, u).and(u))
+  const hidden = seg.hiddenAt(req.nowMs)
+  if (hidden === null) return base
+  const shown = base
+  return seg.cachedFilter(keys.visible, () => shown.andNot(hidden))
+}
+
+/**
+ * Each segment's run universe (segmentBase) when together they are small (at most
+ * SMALL_UNIVERSE_SHARE of the segments' docs), else null; null for a request without a type, whose
+ * universe is every visible doc. Every bitmap a run derives from the words' docs is ANDed with a
+ * subset of its universe, so the words' docs may be taken within it (wordDocsWithin).
+ */
+export function smallUniverses(view: IndexView, req: EngineSearchRequest, typeLeaf: LeafPlan | null, keys: FilterKeys): Bitmap[] | null {
+  if (typeLeaf === null) return null
+  const bases = view.segments.map((seg) => segmentBase(seg, req, typeLeaf, keys))
+  let size = 0
+  let docs = 0
+  for (let s = 0; s < bases.length; s++) {
+    size += bases[s]!.size
+    docs += view.segments[s]!.reader.numDocs
+  }
+  return size <= docs * smallUniverseTuning.share ? bases : null
 }
 
 function segmentRun(seg: SegmentState, fixed: Bitmap, groups: Bitmap[], filtered: Bitmap, withinWords: boolean, allWords: Bitmap): SegmentRun {

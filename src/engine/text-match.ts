@@ -67,6 +67,35 @@ export function wordDocs(seg: SegmentState, word: WordPlan): Bitmap {
   return parts.length === 1 ? parts[0]! : Bitmap.orMany(parts)
 }
 
+/**
+ * wordDocs(seg, word) ∧ `within`, computed within it: each term's docs ANDed with `within` first, so
+ * a small universe costs a probe of its docs per term, not a union of the terms' postings.
+ */
+export function wordDocsWithin(seg: SegmentState, word: WordPlan, within: Bitmap): Bitmap {
+  const r = seg.reader
+  const parts: Bitmap[] = []
+  for (const e of word.expansions) {
+    const bm = termDocs(r, e.term)
+    if (bm === null) continue
+    const inside = within.and(bm)
+    if (!inside.isEmpty()) parts.push(inside)
+  }
+  if (word.parts !== null) {
+    const each: Bitmap[] = [within]
+    for (const p of word.parts) {
+      const bm = termDocs(r, p)
+      if (bm === null) break
+      each.push(bm)
+    }
+    if (each.length === word.parts.length + 1) {
+      const all = Bitmap.andMany(each)
+      if (!all.isEmpty()) parts.push(all)
+    }
+  }
+  if (parts.length === 0) return Bitmap.empty()
+  return parts.length === 1 ? parts[0]! : Bitmap.orMany(parts)
+}
+
 /** Per-request scoring scratch, grown on demand (one search at a time per thread). */
 class Scratch {
   wordScore = new Float64Array(0)

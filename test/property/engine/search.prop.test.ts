@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { PRUNE_MIN_HITS, pruneTuning } from '@/engine/candidate-prune.ts'
-import { FILTER_WITHIN_MAX_SHARE, filterWithinTuning } from '@/engine/filter-step.ts'
+import { FILTER_WITHIN_MAX_SHARE, filterWithinTuning, SMALL_UNIVERSE_SHARE, smallUniverseTuning } from '@/engine/filter-step.ts'
 import { createEngine, type Engine, type EngineSearchRequest } from '@/engine/index.ts'
 import { SegmentBuilder, SegmentReader } from '@/index/index.ts'
 import type { CatalogObject } from '@/shared/catalog-object.ts'
@@ -51,6 +51,7 @@ function both(engine: Engine, ref: ReferenceIndex, partial: Partial<EngineSearch
 afterEach(() => {
   pruneTuning.minHits = PRUNE_MIN_HITS
   filterWithinTuning.maxShare = FILTER_WITHIN_MAX_SHARE
+  smallUniverseTuning.share = SMALL_UNIVERSE_SHARE
 })
 
 describe('engine vs reference', () => {
@@ -73,6 +74,34 @@ describe('engine vs reference', () => {
     filterTree: fc.option(treeArb, { freq: 4 }),
     relaxBelow: fc.constant(0),
   })
+  // The words' docs taken within a type's universe (filter-step.ts smallUniverses) or unioned over
+  // the segment: the catalogs here are too small for the default share to ever call a type small.
+  // Typed requests, typo retries included (fuzzy, few hits), both ways against the reference, and
+  // the same scored window either way.
+  const typedArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({ ...requestFields, type: fc.constantFrom('item', 'article') })
+  test('words\' docs taken within a typed universe: the reference\'s hits, and the same ranking as unioned over the segment', () => {
+    fc.assert(
+      fc.property(catalogArb(), fc.array(typedArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 3 }), (catalog, requests, chunks) => {
+        const ref = new ReferenceIndex(catalog)
+        smallUniverseTuning.share = 1
+        const within = chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, chunks)
+        const ranked = requests.map((r) => {
+          both(within, ref, r)
+          return within.search(req(r))
+        })
+        smallUniverseTuning.share = 0
+        const whole = chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, chunks)
+        requests.forEach((r, i) => {
+          const got = whole.search(req(r))
+          const a = ranked[i]!
+          expect(a.hits.map((h) => [h.docKey, h.score])).toEqual(got.hits.map((h) => [h.docKey, h.score]))
+          expect([a.totalHits, a.correctedQuery, a.partialMatchTerms, a.facets]).toEqual([got.totalHits, got.correctedQuery, got.partialMatchTerms, got.facets])
+        })
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   for (const [way, share] of [['always within the words\' docs', 1], ['never within the words\' docs', 0]] as const) {
     test(`filters evaluated ${way}: the reference's hits, totals and facet counts`, () => {
       filterWithinTuning.maxShare = share
