@@ -447,6 +447,31 @@ describe('andMany (one pass per key over 3+ operands, and-many.ts)', () => {
   })
 })
 
+describe('orMany', () => {
+  test('the union of many operands over shared keys, small and large, equals the ids\' union, and the operands are untouched', () => {
+    // Up to 24 operands over one key set, most of a few values or short runs (a prefix's rare
+    // expansions: gathered and sorted once per key), some of any size (pairwise or through a bitset).
+    const smallOver = (keys: readonly number[]) =>
+      fc.tuple(
+        fc.array(fc.tuple(fc.constantFrom(...keys), fc.integer({ min: 0, max: 65535 }), fc.integer({ min: 1, max: 6 })), { minLength: 1, maxLength: 6 }),
+        buildArb,
+      ).map(([runs, how]): [Uint32Array, Build] => [uniqueSorted(runs.flatMap(([key, start, length]) => Array.from({ length }, (_, i) => key * 65536 + Math.min(65535, start + i)))), how])
+    const manyArb = keysArb.chain((keys) => fc.array(fc.oneof({ weight: 4, arbitrary: smallOver(keys) }, { weight: 1, arbitrary: operandOver(keys) }), { minLength: 2, maxLength: 24 }))
+    fc.assert(
+      fc.property(manyArb, (operands) => {
+        const bitmaps = operands.map(([ids, how]) => build(ids, how))
+        const got = Bitmap.orMany(bitmaps)
+        expectIds(got.toArray(), uniqueSorted(operands.flatMap(([ids]) => Array.from(ids))), 'orMany')
+        expect(got.size).toBe(got.toArray().length)
+        let fold = bitmaps[0]!
+        for (const b of bitmaps.slice(1)) fold = fold.or(b)
+        expect(got.equals(fold)).toBe(true)
+        operands.forEach(([ids], i) => expectIds(bitmaps[i]!.toArray(), ids, `operand ${i}`))
+      }),
+    )
+  })
+})
+
 describe('algebraic laws', () => {
   test('commutativity, associativity, distributivity, De Morgan, cardinality identities', () => {
     fc.assert(
