@@ -70,7 +70,7 @@ const STRETCHES_EVERY_MAX = 8
  * stretches' schedule reads it; a doc-order walk's (THETA_EVERY) counts lifts alone.
  */
 const BOUND_HELD = 0.75
-/** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest). */
+/** A term's unwalked docs are probed among at most this share of the hits (those the other words score highest; per class once HighOthers splits them). */
 export const PROBE_MAX_SHARE = 1 / 8
 /** A probe (a rank lookup in the term's docs) costs about this many postings of a walk. */
 export const PROBE_COST = 2
@@ -183,12 +183,13 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   const h = hits.size
   if (W === 0 || W > 32 || k <= 0 || h <= k * PRUNE_MIN_HITS_PER_K || h < pruneTuning.minHits) return null
   // The pruned word: the one with the most expansions (usually the prefix being typed), without
-  // parts; among words of as many, the prefix ("findor shoes": the last word typed in full, whose
-  // other word is then scored from its impact prefix, below).
+  // parts; among words of as many, one without parts, then the prefix ("findor shoes": the last
+  // word typed in full, whose other word is then scored from its impact prefix, below).
   let p = 0
   for (let w = 1; w < W; w++) {
     const more = words[w]!.expansions.length - words[p]!.expansions.length
-    if (more > 0 || (more === 0 && words[w]!.isPrefix && !words[p]!.isPrefix)) p = w
+    const partsFirst = (words[p]!.parts !== null ? 1 : 0) - (words[w]!.parts !== null ? 1 : 0)
+    if (more > 0 || (more === 0 && (partsFirst > 0 || (partsFirst === 0 && words[w]!.isPrefix && !words[p]!.isPrefix)))) p = w
   }
   if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
@@ -360,8 +361,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     if (high === null || walk < probeTuning.minWalk) return false
     if (probeTuning.splitFirst) high.split(bonus)
     let got = high.select(bound, others, C, theta, walk / probeTuning.cost)
-    // Too many hits may reach θ under C: hits whose titles cannot earn the phrase bonus are bounded
-    // lower, listed apart (reading every hit's title pairs), when the walk would visit every hit.
+    // Too many hits may reach θ under C: hits whose titles cannot earn the whole phrase bonus are
+    // bounded lower, listed apart (reading every hit's title pairs), when the walk is no shorter
+    // than the hits (a walk in rank order visits every hit; one in doc order as many postings).
     if (got < 0 && walk >= h && high.split(bonus)) got = high.select(bound, others, C, theta, walk / probeTuning.cost)
     if (got < 0) return false
     probeCount.terms++

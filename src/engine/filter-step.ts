@@ -51,14 +51,14 @@ export const FILTER_WITHIN_MAX_SHARE = 1 / 4
 export const filterWithinTuning = { maxShare: FILTER_WITHIN_MAX_SHARE }
 
 /**
- * A type's universe is small when it holds at most this share of its segment's docs (an
- * autocomplete request's brands, categories and query suggestions beside a catalog of items): the
+ * A type's universe is small when, over all segments, it holds at most this share of their docs
+ * (an autocomplete request's brands, categories and query suggestions beside a catalog of items): the
  * words' docs are then taken within it (smallUniverses) rather than unioned over the whole segment.
  * A one-edit retry of a known word for such a type ("core": no brand has it) unioned up to 64
  * common terms' postings over 1.45M docs, ~2 ms, to keep the brands among them.
  */
 export const SMALL_UNIVERSE_SHARE = 1 / 64
-/** The share in use; tests set 1 (every typed universe is small) or 0 (none) to compare the two ways. */
+/** The share in use; tests set 1 (every typed universe is small) or 0 (none, but for an empty one) to compare the two ways. */
 export const smallUniverseTuning = { share: SMALL_UNIVERSE_SHARE }
 
 /** The cache keys of a request's filter bitmaps, the same in every segment. */

@@ -67,13 +67,13 @@ export interface OtherScores {
  * from the highest; `outside` is the highest o(d) of a hit left out (at least `floor`, which bounds
  * the hits not in `docs`). Bucketing is monotone in o: a lower bucket holds lower scores only.
  *
- * After {@link split}, the hits fall in two classes listed apart: those whose c(d) is the bound over
- * all docs C (their titles may earn the phrase bonus), and the rest, bounded by the largest c(d)
- * among them. A word beside another that scores every hit alike ("kinsa b": 15K hits, most at the
- * same o) left too many hits able to reach θ under C; under the rest's lower bound, only the few
- * hits whose titles may hold the pair are probed. Splitting reads every hit's title pairs (a cache
- * miss apiece), so it is done only when a selection without it failed and a walk of every hit
- * would follow.
+ * After {@link split}, the hits fall in two classes listed apart, each up to the cap: those whose
+ * c(d) is the bound over all docs C (their titles may earn the whole phrase bonus), and the rest,
+ * bounded by the largest c(d) among them. A word beside another that scores every hit alike
+ * ("kinsa b": 15K hits, most at the same o) left too many hits able to reach θ under C; under the
+ * rest's lower bound, only the few hits whose titles may hold the pair are probed. Splitting reads
+ * every hit's title pairs (a cache miss apiece), so it is done only when a selection without it
+ * failed and a walk no shorter than the hits would follow.
  */
 export class HighOthers {
   private list: Uint32Array | null = null

@@ -75,22 +75,37 @@ describe('engine vs reference', () => {
     relaxBelow: fc.constant(0),
   })
   // The words' docs taken within a type's universe (filter-step.ts smallUniverses) or unioned over
-  // the segment: the catalogs here are too small for the default share to ever call a type small.
+  // the segment: the catalogs here are too small for the default share to call a type small (but
+  // for one of no doc or one).
   // Typed requests, typo retries included (fuzzy, few hits), both ways against the reference, and
-  // the same scored window either way.
-  const typedArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({ ...requestFields, type: fc.constantFrom('item', 'article') })
+  // the same scored window either way; segments with deleted docs (rewritten identities) too.
+  // WORDS holds no two known words one edit apart but for stem siblings, so some titles get "wood"
+  // and "host": the known "wool" and "hose" then gain typo neighbours on a retry ("rtx4090" also
+  // matches by its parts).
+  const typedArb: fc.Arbitrary<Partial<EngineSearchRequest>> = fc.record({
+    ...requestFields,
+    q: fc.oneof(queryArb, fc.constantFrom('wool', 'hose', 'wool shoe', 'red hose', 'hose wool', 'rtx4090', 'rtx4090 lamp')),
+    type: fc.constantFrom('item', 'article'),
+  })
+  const neighbouredArb = catalogArb().chain((list) =>
+    fc.array(fc.constantFrom('', '', ' wood', ' host'), { minLength: list.length, maxLength: list.length }).map((extra) =>
+      list.map((o, i) => (extra[i] === '' ? o : { ...o, fields: { ...o.fields, title: `${String(o.fields.title)}${extra[i]}` } })),
+    ),
+  )
   test('words\' docs taken within a typed universe: the reference\'s hits, and the same ranking as unioned over the segment', () => {
     fc.assert(
-      fc.property(catalogArb(), fc.array(typedArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 3 }), (catalog, requests, chunks) => {
+      fc.property(neighbouredArb, fc.array(typedArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 3 }), fc.array(fc.nat(30), { maxLength: 4 }), (catalog, requests, chunks, rewriteIdx) => {
         const ref = new ReferenceIndex(catalog)
+        const rewrites = rewriteIdx.map((i) => `o${i}`)
+        const build = () => (chunks === 1 && rewrites.length === 0 ? buildEngine(catalog) : buildSegmentedEngine(catalog, chunks, rewrites))
         smallUniverseTuning.share = 1
-        const within = chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, chunks)
+        const within = build()
         const ranked = requests.map((r) => {
           both(within, ref, r)
           return within.search(req(r))
         })
         smallUniverseTuning.share = 0
-        const whole = chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, chunks)
+        const whole = build()
         requests.forEach((r, i) => {
           const got = whole.search(req(r))
           const a = ranked[i]!
