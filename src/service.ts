@@ -18,7 +18,6 @@ import { IndexHost } from './indexer/index-host.ts'
 import { SearchService } from './search/search-service.ts'
 import type { Logger } from './shared/log.ts'
 import { openStore, type Store } from './store/index.ts'
-import { keepCompilerThreadsLowered } from './workers/jit-priority.ts'
 import { createPool } from './workers/pool.ts'
 
 export interface RunningSift {
@@ -116,15 +115,12 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     publicLimiter?.prune()
   }, SWEEP_INTERVAL_MS)
   sweep.unref()
-  // The engine's compiler threads yield the cores to requests (workers/jit-priority.ts).
-  const compilerThreads = keepCompilerThreadsLowered(config.jitNice, logger)
   /**
    * The one shutdown order: HTTP first (no new events), then the analytics thread ends its tick and
    * closes its connection, then the queued events reach the disk (rolled up at the next start), then the rest.
    */
   const shutdown = async () => {
     clearInterval(sweep)
-    compilerThreads.stop()
     await server.stop(true)
     await analyticsServer?.stop(true)
     await reports.stop()

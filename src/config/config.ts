@@ -23,8 +23,6 @@ export interface Config {
   rollupRetentionDays: number
   /** How much nicer than the process the analytics thread is scheduled, 0 (as search) to 19 (SIFT_ANALYTICS_NICE, default 10; Linux only). */
   analyticsNice: number
-  /** How much nicer than the process the JavaScript engine's compiler threads are scheduled, 0 (as search) to 19 (SIFT_JIT_NICE, default 15; Linux only). */
-  jitNice: number
   /** Folder for the SQLite store of record and index snapshots (SIFT_DATA_DIR). */
   dataDir: string
   /** Trackers created or updated at start (SIFT_TRACKERS=`id:key,id2:key2`). */
@@ -98,7 +96,6 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   analyticsLog: true,
   rollupRetentionDays: MIN_ROLLUP_RETENTION_DAYS,
   analyticsNice: 10,
-  jitNice: 15,
   dataDir: resolve(PROJECT_ROOT, 'data'),
   trackers: [],
   demo: true,
@@ -169,7 +166,6 @@ export function loadConfig(env: Env = process.env): Config {
     analyticsLog: oneOf(env, 'SIFT_ANALYTICS_LOG', DEFAULT_CONFIG.analyticsLog ? '1' : '0', ['0', '1'] as const) === '1',
     rollupRetentionDays: integer(env, 'SIFT_ROLLUP_RETENTION_DAYS', DEFAULT_CONFIG.rollupRetentionDays, MIN_ROLLUP_RETENTION_DAYS, 36_500),
     analyticsNice: integer(env, 'SIFT_ANALYTICS_NICE', DEFAULT_CONFIG.analyticsNice, 0, 19),
-    jitNice: integer(env, 'SIFT_JIT_NICE', DEFAULT_CONFIG.jitNice, 0, 19),
     dataDir: dataDir ? resolve(dataDir) : DEFAULT_CONFIG.dataDir,
     trackers: parseTrackerList(env.SIFT_TRACKERS ?? ''),
     demo: demo === undefined || demo === '' ? DEFAULT_CONFIG.demo : !['0', 'false', 'no', 'off'].includes(demo.toLowerCase()),

@@ -48,9 +48,6 @@ describe('loadConfig', () => {
     expect(loadConfig({}).analyticsNice).toBe(10)
     expect(loadConfig({ SIFT_ANALYTICS_NICE: '0' }).analyticsNice).toBe(0)
     expect(() => loadConfig({ SIFT_ANALYTICS_NICE: '20' })).toThrow(new ConfigError('SIFT_ANALYTICS_NICE must be an integer from 0 to 19, got "20"'))
-    expect(loadConfig({}).jitNice).toBe(15)
-    expect(loadConfig({ SIFT_JIT_NICE: '0' }).jitNice).toBe(0)
-    expect(() => loadConfig({ SIFT_JIT_NICE: '-1' })).toThrow(new ConfigError('SIFT_JIT_NICE must be an integer from 0 to 19, got "-1"'))
     try {
       parseTrackerList('good:key,secretwithoutcolon')
       throw new Error('expected a ConfigError')
