@@ -80,30 +80,17 @@ export class BonusBounds {
   }
 
   /**
-   * For each of `docs[0, n)`, into `out`: 1 when its bound is below {@link max}, else 0; returns
-   * the largest bound below max among them (-Infinity when none). One loop reading only the docs'
-   * title pairs, so that their cache misses overlap.
+   * For each of `docs[0, n)`, into `out`: 1 when its bound ({@link of}) is below {@link max}, else
+   * 0; returns the largest bound below max among them (-Infinity when none). One loop over the
+   * docs, so that the cache misses of their title pairs overlap.
    */
   classify(docs: Uint32Array, n: number, out: Uint8Array): number {
     let rest = -Infinity
-    if (!this.tight) {
-      out.fill(0, 0, n)
-      return rest
-    }
-    const pairs = this.pairs!
-    const { low, high, byPairs, max } = this
-    const W = low.length
     for (let i = 0; i < n; i++) {
-      const doc = docs[i]!
-      const lo = pairs[doc * 2]!
-      const hi = pairs[doc * 2 + 1]!
-      let count = 0
-      for (let w = 1; w < W; w++) if (((lo & low[w]!) | (hi & high[w]!)) !== 0) count++
-      const bound = byPairs[count]!
-      if (bound < max) {
-        out[i] = 1
-        if (bound > rest) rest = bound
-      } else out[i] = 0
+      const bound = this.of(docs[i]!)
+      const below = bound < this.max
+      out[i] = below ? 1 : 0
+      if (below && bound > rest) rest = bound
     }
     return rest
   }

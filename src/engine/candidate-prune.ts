@@ -377,8 +377,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
     // to θ, or else the whole term is walked in doc order.
     // A term with many more docs than there are hits takes its prefix only when this thread has it
     // (the warm-up computes the commonest terms' first): computing one walks every posting.
-    const prefix = walker.walksInDocOrder(t) ? impacts.prefixOf(r, t.ord, bm25) : impacts.cachedPrefixOf(r, t.ord)
-    if (prefix !== null && !walker.walksInDocOrder(t)) probeCount.rankOrderPrefixes++
+    const inDocOrder = walker.walksInDocOrder(t)
+    const prefix = inDocOrder ? impacts.prefixOf(r, t.ord, bm25) : impacts.cachedPrefixOf(r, t.ord)
+    if (prefix !== null && !inDocOrder) probeCount.rankOrderPrefixes++
     let walked = false
     // What the term's unwalked docs score at most.
     let tail = t.ub

@@ -42,7 +42,7 @@ import { filterKeys, filterRuns, newFilters, smallUniverses, type GroupPlan, typ
 import { IndexView, type EngineSegment } from './index-view.ts'
 import { atLeastCascade, relaxApplies, relaxedMinimum } from './relax.ts'
 import { planSort } from './sort-keys.ts'
-import { wordDocs, wordDocsWithin } from './text-match.ts'
+import { wordDocs } from './text-match.ts'
 import { keptWordDocs, warmedDocsOf } from './warm-word-docs.ts'
 import type { EngineSearchRequest, EngineSearchResult } from './types.ts'
 import { LruMap } from '@/shared/lru-map.ts'
@@ -135,7 +135,7 @@ export class Engine {
     if (small === null) return cachedLru(this.wordDocsCache, WORD_DOCS_CACHE_MAX, key, () => this.view.segments.map((seg) => keptWordDocs(seg, key) ?? wordDocs(seg, w)))
     // Within a small universe, unless an earlier request unioned them whole: those docs serve any
     // universe and cost nothing more; the docs taken within one are not kept for another.
-    return this.wordDocsCache.get(key) ?? this.view.segments.map((seg, s) => keptWordDocs(seg, key) ?? wordDocsWithin(seg, w, small[s]!))
+    return this.wordDocsCache.get(key) ?? this.view.segments.map((seg, s) => keptWordDocs(seg, key) ?? wordDocs(seg, w, small[s]!))
   }
 
   /**

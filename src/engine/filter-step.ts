@@ -161,7 +161,7 @@ function segmentBase(seg: SegmentState, req: EngineSearchRequest, typeLeaf: Leaf
  * Each segment's run universe (segmentBase) when together they are small (at most
  * SMALL_UNIVERSE_SHARE of the segments' docs), else null; null for a request without a type, whose
  * universe is every visible doc. Every bitmap a run derives from the words' docs is ANDed with a
- * subset of its universe, so the words' docs may be taken within it (wordDocsWithin).
+ * subset of its universe, so the words' docs may be taken within it (text-match.ts wordDocs).
  */
 export function smallUniverses(view: IndexView, req: EngineSearchRequest, typeLeaf: LeafPlan | null, keys: FilterKeys): Bitmap[] | null {
   if (typeLeaf === null) return null

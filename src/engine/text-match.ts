@@ -43,51 +43,32 @@ function termDocs(r: SegmentReader, term: string): Bitmap | null {
   return ord < 0 ? null : r.termDocs(ord)
 }
 
-/** Docs of a segment matching a word (any expansion, or all parts). Deleted docs included; do not mutate. */
-export function wordDocs(seg: SegmentState, word: WordPlan): Bitmap {
-  const r = seg.reader
-  const parts: Bitmap[] = []
-  for (const e of word.expansions) {
-    const bm = termDocs(r, e.term)
-    if (bm !== null) parts.push(bm)
-  }
-  if (word.parts !== null) {
-    const each: Bitmap[] = []
-    for (const p of word.parts) {
-      const bm = termDocs(r, p)
-      if (bm === null) break
-      each.push(bm)
-    }
-    if (each.length === word.parts.length) {
-      const all = Bitmap.andMany(each)
-      if (!all.isEmpty()) parts.push(all)
-    }
-  }
-  if (parts.length === 0) return Bitmap.empty()
-  return parts.length === 1 ? parts[0]! : Bitmap.orMany(parts)
-}
-
 /**
- * wordDocs(seg, word) ∧ `within`, computed within it: each term's docs ANDed with `within` first, so
- * a small universe costs a probe of its docs per term, not a union of the terms' postings.
+ * Docs of a segment matching a word (any expansion, or all parts). Deleted docs included; do not
+ * mutate. With `within`, only its docs: each term's docs are ANDed with it first, so a small
+ * universe costs a probe of its docs per term, not a union of the terms' postings.
  */
-export function wordDocsWithin(seg: SegmentState, word: WordPlan, within: Bitmap): Bitmap {
+export function wordDocs(seg: SegmentState, word: WordPlan, within: Bitmap | null = null): Bitmap {
   const r = seg.reader
   const parts: Bitmap[] = []
   for (const e of word.expansions) {
     const bm = termDocs(r, e.term)
     if (bm === null) continue
-    const inside = within.and(bm)
-    if (!inside.isEmpty()) parts.push(inside)
+    if (within === null) parts.push(bm)
+    else {
+      const inside = within.and(bm)
+      if (!inside.isEmpty()) parts.push(inside)
+    }
   }
   if (word.parts !== null) {
-    const each: Bitmap[] = [within]
+    const each: Bitmap[] = within === null ? [] : [within]
+    const wanted = each.length + word.parts.length
     for (const p of word.parts) {
       const bm = termDocs(r, p)
       if (bm === null) break
       each.push(bm)
     }
-    if (each.length === word.parts.length + 1) {
+    if (each.length === wanted) {
       const all = Bitmap.andMany(each)
       if (!all.isEmpty()) parts.push(all)
     }
