@@ -59,7 +59,7 @@ async function ensureDemo(store: Store, writer: CatalogWriter, logger: Logger): 
 }
 
 export async function startSift(config: Config, logger: Logger): Promise<RunningSift> {
-  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync })
+  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync, log: (message, fields) => logger.info(message, fields) })
   for (const seed of config.trackers) {
     const created = store.trackers.upsert(seed.id, seed.privateKey)
     logger.info(created ? 'tracker created' : 'tracker key updated', { trackerId: seed.id })

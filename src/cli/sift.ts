@@ -124,7 +124,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const [command, ...rest] = argv
   if (command !== 'trackers' && command !== 'request') fail(USAGE)
-  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync })
+  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync, log: (message, fields) => process.stderr.write(`sift: ${message} ${JSON.stringify(fields)}\n`) })
   try {
     if (command === 'trackers') trackers(store, config.dataDir, rest)
     else await request(store, rest, `http://localhost:${config.port}`)

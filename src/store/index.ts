@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { CatalogStore } from './catalog-store.ts'
 import { ExportCursorStore } from './export-cursors.ts'
 import { JobsStore } from './jobs-store.ts'
-import { openDatabase, type Database } from './sqlite.ts'
+import { openDatabase, type Database, type OpenOptions } from './sqlite.ts'
 import { TrackerStore } from './trackers.ts'
 import { WriteQueue } from './write-queue.ts'
 
@@ -32,9 +32,9 @@ export interface Store {
 /** File name of the store of record inside the data dir. */
 export const DATABASE_FILE = 'sift.sqlite'
 
-export function openStore(options: { dataDir: string; synchronous: 'FULL' | 'NORMAL' }): Store {
+export function openStore(options: { dataDir: string; synchronous: 'FULL' | 'NORMAL'; log?: OpenOptions['log'] }): Store {
   const path = join(options.dataDir, DATABASE_FILE)
-  const db = openDatabase(path, { synchronous: options.synchronous })
+  const db = openDatabase(path, { synchronous: options.synchronous, log: options.log })
   const writes = new WriteQueue(db)
   return {
     db,

@@ -76,4 +76,42 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 2: objects as a rowid table. WITHOUT ROWID stores each whole row in the B-tree, interior pages
+  // too: with rows of ~1 KB (a catalog object's JSON) an interior page held ~5 of them, so a lookup
+  // by identity went down 9 levels and the tree's interior took ~140 MB at 1M objects, plus overflow
+  // pages. As a rowid table the (tracker_id, identity) key is a small index (fanout ~120) pointing
+  // into a table whose interior holds only rowids (fanout ~400): 3 levels each, and a hit's object
+  // touches ~2 pages that may be cold instead of ~6. Rows are copied in key order, so a scan in
+  // identity order (index rebuild, export) reads the table in order. The file is compacted after
+  // (sqlite.ts): the old table's pages would otherwise stay as free pages.
+  `
+  CREATE TABLE objects_by_rowid (
+    tracker_id TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    type TEXT NOT NULL,
+    generation TEXT,
+    active_from TEXT,
+    active_to TEXT,
+    fields TEXT NOT NULL,
+    nested TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    created_seq INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    deleted_seq INTEGER,
+    PRIMARY KEY (tracker_id, identity)
+  );
+  INSERT INTO objects_by_rowid (tracker_id, identity, type, generation, active_from, active_to, fields, nested, updated_at, created_seq, seq, deleted_seq)
+    SELECT tracker_id, identity, type, generation, active_from, active_to, fields, nested, updated_at, created_seq, seq, deleted_seq
+    FROM objects ORDER BY tracker_id, identity;
+  DROP TABLE objects;
+  ALTER TABLE objects_by_rowid RENAME TO objects;
+  CREATE INDEX objects_by_type ON objects (tracker_id, type, identity);
+  `,
 ]
+
+/**
+ * Versions (1-based, as `user_version` records them) after which the file is compacted (VACUUM):
+ * a migration that copies a table leaves the old one's pages free, and the page prewarm would keep
+ * them in memory with the rest of the file.
+ */
+export const COMPACTING_MIGRATIONS: ReadonlySet<number> = new Set([2])
