@@ -1,0 +1,78 @@
+// What's measured: uncached /autocomplete/v2 keystrokes over HTTP on two Sift servers that differ
+//   only in their environment (BENCH_ENV_A, BENCH_ENV_B: JSON objects), each keystroke sent to both,
+//   one request at a time, the order alternating per keystroke. So both sides see the same machine
+//   state, keystroke by keystroke: separate runs of the autocomplete bench minutes apart drift by
+//   ×1.2–2 on this VM, more than most changes being looked for.
+// Corpus model: a prepared data dir (BENCH_DATA_DIR, default /tmp/prof1m, from search-path.profile.ts)
+//   copied twice (a data dir has one owner); the autocomplete bench's queries and warm-up (same seed).
+// Reports: per side p50 / p95 / p99 / max over ROUNDS (2) passes of the 228 keystrokes (each pass on
+//   fresh keystrokes for neither server: the result cache is off, so every request is computed), and
+//   the median and quartiles of the per-keystroke ratio B / A.
+// Notes: a diagnostic for changes that show only end to end (pool dispatch, rendering, threads), not
+//   a target. Latency is measured by this process's fetch (the same client overhead for both).
+// Run: BENCH_ENV_A='{}' BENCH_ENV_B='{"SIFT_WORKERS":"1"}' BENCH_DATA_DIR=/tmp/prof1m
+//   npx bun run bench/http/autocomplete-pair.profile.ts   (a change of code: add a setting that
+//   switches it, as the thirty-fourth session's trial of splitting a request over two workers did)
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { keystrokes, typedQueries, warmupKeystrokes } from './autocomplete-cases.ts'
+import { BENCH_TRACKER, type BenchRequest } from './search-cases.ts'
+import { startBenchSift, waitForIdle, warmUp, type BenchSift } from './sift-runner.ts'
+import { percentile } from '../support/stats.ts'
+
+const env = process.env
+const prepared = env.BENCH_DATA_DIR ?? '/tmp/prof1m'
+const rounds = Number(env.ROUNDS ?? 2)
+const envA = JSON.parse(env.BENCH_ENV_A ?? '{}') as Record<string, string>
+const envB = JSON.parse(env.BENCH_ENV_B ?? '{}') as Record<string, string>
+const TRACKER = { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }
+const SEED = 42
+
+const vocabulary = await Bun.file(join(prepared, 'vocabulary.json')).json()
+const queries = typedQueries(vocabulary, 20, SEED)
+const measured = keystrokes(queries).map((k) => k.request)
+const warmup = warmupKeystrokes(vocabulary, queries, queries.length, SEED + 1).map((k) => k.request)
+
+async function timed(sift: BenchSift, r: BenchRequest): Promise<number> {
+  const t0 = performance.now()
+  const response = await fetch(sift.url + r.path, { headers: r.headers })
+  await response.arrayBuffer()
+  const ms = performance.now() - t0
+  if (response.status !== 200) throw new Error(`${r.path}: ${response.status}`)
+  return ms
+}
+
+const dirs = [mkdtempSync(join(tmpdir(), 'sift-pair-a-')), mkdtempSync(join(tmpdir(), 'sift-pair-b-'))]
+const servers: BenchSift[] = []
+try {
+  for (const dir of dirs) cpSync(prepared, dir, { recursive: true })
+  for (const [i, extra] of [envA, envB].entries()) servers.push(await startBenchSift(dirs[i]!, TRACKER, { SIFT_SEARCH_CACHE: '0', ...extra }))
+  for (const s of servers) await warmUp(s, warmup)
+  for (const s of servers) await waitForIdle(s)
+  const lat: [number[], number[]] = [[], []]
+  const ratios: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, r] of measured.entries()) {
+      const first = (i + round) % 2
+      const got: number[] = []
+      got[first] = await timed(servers[first]!, r)
+      got[1 - first] = await timed(servers[1 - first]!, r)
+      lat[0].push(got[0]!)
+      lat[1].push(got[1]!)
+      ratios.push(got[1]! / got[0]!)
+    }
+  }
+  const row = (name: string, xs: number[], e: Record<string, string>) => {
+    const s = [...xs].sort((a, b) => a - b)
+    const q = (p: number) => percentile(s, p / 100).toFixed(2)
+    return `${name} ${JSON.stringify(e)}: p50 ${q(50)} p95 ${q(95)} p99 ${q(99)} max ${s[s.length - 1]!.toFixed(1)} ms (${s.length} requests)`
+  }
+  console.log(row('A', lat[0], envA))
+  console.log(row('B', lat[1], envB))
+  const r = [...ratios].sort((a, b) => a - b)
+  console.log(`B / A per keystroke: median ${percentile(r, 0.5).toFixed(3)}, quartiles ${percentile(r, 0.25).toFixed(3)}–${percentile(r, 0.75).toFixed(3)}`)
+} finally {
+  for (const s of servers) await s.stop()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+}
