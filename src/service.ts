@@ -59,7 +59,8 @@ async function ensureDemo(store: Store, writer: CatalogWriter, logger: Logger): 
 }
 
 export async function startSift(config: Config, logger: Logger): Promise<RunningSift> {
-  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync, log: (message, fields) => logger.info(message, fields) })
+  // Compacted here if mostly free pages: before the indexer's prewarm and the workers map the file.
+  const store = openStore({ dataDir: config.dataDir, synchronous: config.sqliteSync, compact: true, log: (message, fields) => logger.info(message, fields) })
   for (const seed of config.trackers) {
     const created = store.trackers.upsert(seed.id, seed.privateKey)
     logger.info(created ? 'tracker created' : 'tracker key updated', { trackerId: seed.id })

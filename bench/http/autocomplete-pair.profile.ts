@@ -3,16 +3,20 @@
 //   one request at a time, the order alternating per keystroke. So both sides see the same machine
 //   state, keystroke by keystroke: separate runs of the autocomplete bench minutes apart drift by
 //   ×1.2–2 on this VM, more than most changes being looked for.
-// Corpus model: a prepared data dir (BENCH_DATA_DIR, default /tmp/prof1m, from search-path.profile.ts)
-//   copied twice (a data dir has one owner); the autocomplete bench's queries and warm-up (same seed).
-// Reports: per side p50 / p95 / p99 / max over ROUNDS (2) passes of the 228 keystrokes (each pass on
-//   fresh keystrokes for neither server: the result cache is off, so every request is computed), and
-//   the median and quartiles of the per-keystroke ratio B / A.
+// Corpus model: a prepared data dir (BENCH_DATA_DIR, default /tmp/prof1m, made by
+//   bench/micro/search-path.profile.ts) copied twice (a data dir has one owner); the autocomplete
+//   bench's default queries and warm-up (20 queries each, same seeds).
+// Reports: per side p50 / p95 / p99 / max over BENCH_ROUNDS (2) passes of the measured keystrokes
+//   (228 with the default data dir), and the median and quartiles of the per-keystroke ratio B / A.
+//   With the result cache off every request is computed, the repeated ones of later passes too;
+//   the workers' own per-generation caches (fuzzy neighbours, doc frequencies) are warm by then, as
+//   in autocomplete.bench.ts's cache-off throughput run.
 // Notes: a diagnostic for changes that show only end to end (pool dispatch, rendering, threads), not
 //   a target. Latency is measured by this process's fetch (the same client overhead for both).
 // Run: BENCH_ENV_A='{}' BENCH_ENV_B='{"SIFT_WORKERS":"1"}' BENCH_DATA_DIR=/tmp/prof1m
-//   npx bun run bench/http/autocomplete-pair.profile.ts   (a change of code: add a setting that
-//   switches it, as the thirty-fourth session's trial of splitting a request over two workers did)
+//   npx bun run bench/http/autocomplete-pair.profile.ts   (to pair two versions of the code, make the
+//   change switchable by a setting first, as the trial of one keystroke over two workers was:
+//   bench/README.md)
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,7 +27,7 @@ import { percentile } from '../support/stats.ts'
 
 const env = process.env
 const prepared = env.BENCH_DATA_DIR ?? '/tmp/prof1m'
-const rounds = Number(env.ROUNDS ?? 2)
+const rounds = Number(env.BENCH_ROUNDS ?? 2)
 const envA = JSON.parse(env.BENCH_ENV_A ?? '{}') as Record<string, string>
 const envB = JSON.parse(env.BENCH_ENV_B ?? '{}') as Record<string, string>
 const TRACKER = { id: BENCH_TRACKER, key: 'bench-key-0123456789abcdef' }

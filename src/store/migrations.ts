@@ -77,13 +77,14 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   // 2: objects as a rowid table. WITHOUT ROWID stores each whole row in the B-tree, interior pages
-  // too: with rows of ~1 KB (a catalog object's JSON) an interior page held ~5 of them, so a lookup
-  // by identity went down 9 levels and the tree's interior took ~140 MB at 1M objects, plus overflow
-  // pages. As a rowid table the (tracker_id, identity) key is a small index (fanout ~120) pointing
-  // into a table whose interior holds only rowids (fanout ~400): 3 levels each, and a hit's object
-  // touches ~2 pages that may be cold instead of ~6. Rows are copied in key order, so a scan in
-  // identity order (index rebuild, export) reads the table in order. The file is compacted after
-  // (sqlite.ts): the old table's pages would otherwise stay as free pages.
+  // too: with rows of ~1 KB (a catalog object's JSON) an interior page held ~5 of them, so at 1M
+  // objects a lookup by identity went through 8 interior levels to its leaf, and the interior took
+  // 150 MB, plus overflow pages. As a rowid table the (tracker_id, identity) key is a small index
+  // (fanout ~120, 2 interior levels) pointing into a table whose interior holds only rowids (fanout
+  // ~400, 3 levels), whose upper pages stay cached: a hit's object touches ~2 pages that may be cold
+  // instead of ~6. Rows are copied in key order, so a scan in
+  // identity order (index rebuild, export) reads the table in order. The old table's pages are left
+  // free; the server compacts the file when it next starts (sqlite.ts compactIfMostlyFree).
   `
   CREATE TABLE objects_by_rowid (
     tracker_id TEXT NOT NULL,
@@ -109,9 +110,3 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ]
 
-/**
- * Versions (1-based, as `user_version` records them) after which the file is compacted (VACUUM):
- * a migration that copies a table leaves the old one's pages free, and the page prewarm would keep
- * them in memory with the rest of the file.
- */
-export const COMPACTING_MIGRATIONS: ReadonlySet<number> = new Set([2])

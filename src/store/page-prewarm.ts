@@ -15,12 +15,13 @@
  * the garbage collector frees its array, and until then its pages count twice in RssFile.
  *
  * DANGER: reading a mapped page past the end of the file kills the process (SIGBUS). What makes
- * this safe is that Sift never shrinks its store while it runs: no VACUUM (but the one after a
- * migration, at open, before any thread maps the file: sqlite.ts) and auto_vacuum off, so SQLite only
- * grows the file (a checkpoint truncates it only to the database's size, which only grows). Each
- * slice checks the file's size first and drops the mapping when the file got shorter. That check
- * narrows the window but cannot close it: another thread could truncate between the check and the
- * reads.
+ * this safe is that Sift never shrinks its store while it runs: auto_vacuum off, and no VACUUM but
+ * the server's compaction of a mostly free file at open, before this process maps it (sqlite.ts
+ * compactIfMostlyFree; the `sift` command never compacts, so it cannot shrink the file under a running
+ * server), so SQLite only grows the file (a checkpoint truncates it only to the database's size,
+ * which only grows). A second server on the same data dir is not covered. Each slice checks the file's size
+ * first and drops the mapping when the file got shorter. That check narrows the window but cannot
+ * close it: another thread could truncate between the check and the reads.
  */
 import { statSync } from 'node:fs'
 

@@ -2,10 +2,10 @@
  * Opens the SQLite store of record: WAL, one writer, foreign-key free schema, migrations applied.
  * bun:sqlite is imported only under src/store/ (STYLE.md B3).
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { COMPACTING_MIGRATIONS, MIGRATIONS } from './migrations.ts'
+import { MIGRATIONS } from './migrations.ts'
 
 export type { Database }
 
@@ -15,9 +15,22 @@ export interface OpenOptions {
   readonly?: boolean
   /** Bytes of the file read through a memory map instead of read() calls into the page cache (0: off). */
   mmapBytes?: number
-  /** Where the migration of an existing file is told, before and after (a large store's takes seconds). */
+  /**
+   * Compact the file at open when it is mostly free pages (compactIfMostlyFree). Only the server asks,
+   * before any of its threads maps the file; the `sift` command never does, so it cannot shrink the
+   * file under a running server's mapping.
+   */
+  compact?: boolean
+  /** Where a migration or compaction of an existing file is told, before and after (seconds at 1M objects). */
   log?: (message: string, fields: Record<string, unknown>) => void
 }
+
+/**
+ * Free pages that make a file worth compacting at open: at least a quarter of it and 64 MB (tests
+ * lower them). A copying migration (migration 2 leaves the old objects table's pages, ~1.1 GB at
+ * 1M objects) or a large purge of tombstones gets there; day-to-day churn reuses its free pages.
+ */
+export const compactionTuning = { minFreeShare: 0.25, minFreeBytes: 64 * 2 ** 20 }
 
 /** Opens (creating if needed) the database at `path` and brings its schema up to date. */
 export function openDatabase(path: string, options: OpenOptions): Database {
@@ -29,31 +42,75 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec('PRAGMA temp_store = MEMORY')
   if (options.mmapBytes) db.exec(`PRAGMA mmap_size = ${Math.floor(options.mmapBytes)}`)
-  if (!options.readonly) migrate(db, path, options.log)
+  if (!options.readonly) {
+    migrate(db, path, options.log)
+    if (options.compact === true) compactIfMostlyFree(db, path, options.log)
+  }
   return db
+}
+
+function userVersion(db: Database): number {
+  return (db.query('PRAGMA user_version').get() as { user_version: number }).user_version
+}
+
+function pragmaNumber(db: Database, name: string): number {
+  return (db.query(`PRAGMA ${name}`).get() as Record<string, number>)[name]!
+}
+
+function fileBytes(path: string): number {
+  return statSync(path).size
 }
 
 function migrate(db: Database, path: string, log: OpenOptions['log']): void {
   const t0 = performance.now()
-  const from = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version
-  if (from === MIGRATIONS.length) return
+  const from = userVersion(db)
+  // A store newer than this code (a rollback to an older build) has nothing to apply here.
+  if (from >= MIGRATIONS.length) return
   // A new file's schema is made in milliseconds; an existing one's data may be copied.
   const told = from > 0 ? log : undefined
-  told?.('migrating the store', { path, fromVersion: from, toVersion: MIGRATIONS.length })
-  let compact = false
+  told?.('migrating the store', { path, fromVersion: from, toVersion: MIGRATIONS.length, fileBytes: fileBytes(path) })
+  let applied = 0
   for (let version = from; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
+    // IMMEDIATE takes the write lock before the version is read again: another process opening the
+    // same file (the CLI beside a starting server) may have applied this migration since `from`.
+    const done = db.transaction(() => {
+      if (userVersion(db) > version) return false
       db.exec(MIGRATIONS[version]!)
       db.exec(`PRAGMA user_version = ${version + 1}`)
-    })()
-    if (COMPACTING_MIGRATIONS.has(version + 1)) compact = true
+      return true
+    }).immediate()
+    if (done) applied++
   }
-  // Outside any transaction (VACUUM cannot run in one), and at open: no other thread has the file
-  // mapped yet (page-prewarm.ts relies on the file never shrinking while Sift runs). A new file's
-  // tables were empty when copied: nothing to compact.
-  if (compact && from > 0) {
+  told?.('store migrated', { path, version: MIGRATIONS.length, applied, fileBytes: fileBytes(path), ms: Math.round(performance.now() - t0) })
+}
+
+/**
+ * VACUUM when the file is mostly free pages (compactionTuning): the page prewarm keeps the whole file
+ * in memory, free pages included. At open only, before any thread of this process maps the file
+ * (page-prewarm.ts relies on the file never shrinking while Sift runs). Deciding by free pages, not
+ * by which migration ran, also compacts a file whose migration the `sift` command applied, or whose
+ * compaction a crash cut short.
+ */
+function compactIfMostlyFree(db: Database, path: string, log: OpenOptions['log']): void {
+  const pageBytes = pragmaNumber(db, 'page_size')
+  const freeBytes = pragmaNumber(db, 'freelist_count') * pageBytes
+  const totalBytes = pragmaNumber(db, 'page_count') * pageBytes
+  if (freeBytes === 0 || freeBytes < compactionTuning.minFreeBytes || freeBytes < totalBytes * compactionTuning.minFreeShare) return
+  const t0 = performance.now()
+  log?.('compacting the store', { path, fileBytes: fileBytes(path), freeBytes })
+  // VACUUM builds the compacted copy in a temporary database, which temp_store = MEMORY would hold
+  // in the heap: as large as the store (~1 GB at 1M objects). A temporary file instead (in
+  // SQLITE_TMPDIR, else TMPDIR, else /var/tmp, /usr/tmp or /tmp): free disk of the store's size.
+  db.exec('PRAGMA temp_store = FILE')
+  try {
     db.exec('VACUUM')
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  } finally {
+    db.exec('PRAGMA temp_store = MEMORY')
   }
-  told?.('store migrated', { path, version: MIGRATIONS.length, compacted: compact, ms: Math.round(performance.now() - t0) })
+  // The VACUUM wrote the new pages to the WAL; this checkpoint copies them back and truncates the
+  // file to its new size now, before the prewarm maps it. It cannot while another process reads
+  // (busy past busy_timeout): then a later checkpoint shrinks the file under the prewarm, whose size
+  // check per slice is all that guards it, so `truncated: false` is told (restart Sift).
+  const { busy } = db.query('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number }
+  log?.('store compacted', { path, fileBytes: fileBytes(path), truncated: busy === 0, ms: Math.round(performance.now() - t0) })
 }
