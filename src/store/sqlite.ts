@@ -43,8 +43,13 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   db.exec('PRAGMA temp_store = MEMORY')
   if (options.mmapBytes) db.exec(`PRAGMA mmap_size = ${Math.floor(options.mmapBytes)}`)
   if (!options.readonly) {
-    migrate(db, path, options.log)
-    if (options.compact === true) compactIfMostlyFree(db, path, options.log)
+    try {
+      migrate(db, path, options.log)
+      if (options.compact === true) compactIfMostlyFree(db, path, options.log)
+    } catch (error) {
+      db.close()
+      throw error
+    }
   }
   return db
 }
@@ -89,13 +94,20 @@ function migrate(db: Database, path: string, log: OpenOptions['log']): void {
  * in memory, free pages included. At open only, before any thread of this process maps the file
  * (page-prewarm.ts relies on the file never shrinking while Sift runs). Deciding by free pages, not
  * by which migration ran, also compacts a file whose migration the `sift` command applied, or whose
- * compaction a crash cut short.
+ * compaction a crash cut short before it committed. One that committed but whose file was not cut
+ * to size (a crash, or a checkpoint kept busy by a reader) is cut to size here.
  */
 function compactIfMostlyFree(db: Database, path: string, log: OpenOptions['log']): void {
   const pageBytes = pragmaNumber(db, 'page_size')
   const freeBytes = pragmaNumber(db, 'freelist_count') * pageBytes
   const totalBytes = pragmaNumber(db, 'page_count') * pageBytes
-  if (freeBytes === 0 || freeBytes < compactionTuning.minFreeBytes || freeBytes < totalBytes * compactionTuning.minFreeShare) return
+  const mostlyFree = freeBytes > 0 && freeBytes >= compactionTuning.minFreeBytes && freeBytes >= totalBytes * compactionTuning.minFreeShare
+  if (!mostlyFree) {
+    // The database is smaller than its file only when a compaction's pages are still in the WAL: the
+    // next checkpoint, whenever it runs, would cut the file. It does so now, before the prewarm maps it.
+    if (fileBytes(path) > totalBytes) log?.('store cut to its compacted size', { path, ...checkpointTruncating(db, path) })
+    return
+  }
   const t0 = performance.now()
   log?.('compacting the store', { path, fileBytes: fileBytes(path), freeBytes })
   // VACUUM builds the compacted copy in a temporary database, which temp_store = MEMORY would hold
@@ -104,13 +116,28 @@ function compactIfMostlyFree(db: Database, path: string, log: OpenOptions['log']
   db.exec('PRAGMA temp_store = FILE')
   try {
     db.exec('VACUUM')
+  } catch (error) {
+    // Safe to go on: a VACUUM that fails (no disk for its copy, a lock held past busy_timeout) rolls
+    // back and leaves the store as it was, free pages and all. Sift starts; the next start tries again.
+    log?.('store not compacted', { path, error: error instanceof Error ? error.message : String(error), ms: Math.round(performance.now() - t0) })
+    return
   } finally {
     db.exec('PRAGMA temp_store = MEMORY')
   }
-  // The VACUUM wrote the new pages to the WAL; this checkpoint copies them back and truncates the
-  // file to its new size now, before the prewarm maps it. It cannot while another process reads
-  // (busy past busy_timeout): then a later checkpoint shrinks the file under the prewarm, whose size
-  // check per slice is all that guards it, so `truncated: false` is told (restart Sift).
-  const { busy } = db.query('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number }
-  log?.('store compacted', { path, fileBytes: fileBytes(path), truncated: busy === 0, ms: Math.round(performance.now() - t0) })
+  log?.('store compacted', { path, ...checkpointTruncating(db, path), ms: Math.round(performance.now() - t0) })
+}
+
+/**
+ * Checkpoints the whole WAL into the file and truncates both: after a VACUUM its pages are in the
+ * WAL, and the checkpoint cuts the file to the database's new size. A reader of an older snapshot
+ * (another process, past busy_timeout) keeps it from copying them all: the file keeps its size
+ * (`truncated: false`), a later checkpoint shrinks it under the prewarm, whose size check per slice
+ * is all that guards it, and the next start cuts it (restart Sift). `truncated` compares the file
+ * with the database rather than reading the pragma's `busy`, which is also 1 when the file was cut
+ * but the WAL could not be reset.
+ */
+function checkpointTruncating(db: Database, path: string): { fileBytes: number; truncated: boolean } {
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  const bytes = fileBytes(path)
+  return { fileBytes: bytes, truncated: bytes <= pragmaNumber(db, 'page_count') * pragmaNumber(db, 'page_size') }
 }

@@ -141,6 +141,35 @@ test('a migration another connection applied after this one read the version is 
   expect(logged[1]!.fields).toMatchObject({ applied: 0 })
 })
 
+test('a migration holds the write lock from its re-read of the version to its commit (IMMEDIATE)', () => {
+  const before = writeVersionOne()
+  // busy_timeout 0 (bun:sqlite's default): taking a held write lock fails at once.
+  const other = new Database(join(dir, DATABASE_FILE), { strict: true })
+  const exec = Database.prototype.exec
+  let otherCouldWrite = null as boolean | null
+  Database.prototype.exec = function (this: Database, sql: string, ...rest: unknown[]) {
+    if (this !== other && sql === MIGRATIONS[1] && otherCouldWrite === null) {
+      try {
+        exec.call(other, 'BEGIN IMMEDIATE')
+        exec.call(other, 'ROLLBACK')
+        otherCouldWrite = true
+      } catch {
+        // SQLITE_BUSY: the migrating connection holds the write lock, which is what is checked.
+        otherCouldWrite = false
+      }
+    }
+    return (exec as (...args: unknown[]) => unknown).call(this, sql, ...rest)
+  } as typeof exec
+  try {
+    store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
+  } finally {
+    Database.prototype.exec = exec
+    other.close()
+  }
+  expect(otherCouldWrite).toBe(false)
+  expect(dump(store.db)).toEqual(before)
+})
+
 test('a store newer than the code is opened as it is, with nothing to tell', () => {
   store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
   store.db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`)
@@ -172,12 +201,20 @@ test('compaction goes by free pages: only when asked, only for a mostly free fil
   store.catalog.purgeTombstones(store.catalog.maxSeq())
   store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   const manyFree = freePages(store.db)
+  const manyFreeBytes = manyFree * (store.db.query('PRAGMA page_size').get() as { page_size: number }).page_size
   store.close()
   // Mostly free, but the `sift` command does not ask: nothing happens.
   store = open(false)
   expect(freePages(store.db)).toBe(manyFree)
   store.close()
   expect(messages).toEqual([])
+  // Mostly free, but fewer free bytes than minFreeBytes: left as it is.
+  compactionTuning.minFreeBytes = manyFreeBytes + 1
+  store = open(true)
+  expect(freePages(store.db)).toBe(manyFree)
+  store.close()
+  expect(messages).toEqual([])
+  compactionTuning.minFreeBytes = 0
   // The server asks: compacted, told; and not again at the next open.
   const sizeBefore = statSync(join(dir, DATABASE_FILE)).size
   store = open(true)
@@ -187,4 +224,67 @@ test('compaction goes by free pages: only when asked, only for a mostly free fil
   store.close()
   store = open(true)
   expect(messages).toHaveLength(2)
+})
+
+/** A store of 120 objects of 3 KB, 100 of them deleted and purged: mostly free pages. */
+function writeMostlyFree(): void {
+  const made = openStore({ dataDir: dir, synchronous: 'NORMAL' })
+  for (let i = 0; i < 120; i++) made.catalog.put('shop', product(`p${i}`, 'x'.repeat(3000)))
+  for (let i = 0; i < 100; i++) made.catalog.delete('shop', `p${i}`)
+  made.catalog.purgeTombstones(made.catalog.maxSeq())
+  made.close()
+}
+
+test('a compaction that fails (no disk for its copy) leaves the store as it was, told, and the store opens', () => {
+  compactionTuning.minFreeBytes = 0
+  writeMostlyFree()
+  const size = statSync(join(dir, DATABASE_FILE)).size
+  const logged: { message: string; fields: Record<string, unknown> }[] = []
+  const exec = Database.prototype.exec
+  let tempStoreAtVacuum: unknown = null
+  Database.prototype.exec = function (this: Database, sql: string, ...rest: unknown[]) {
+    if (sql === 'VACUUM') {
+      tempStoreAtVacuum = this.query('PRAGMA temp_store').get()
+      throw new Error('database or disk is full')
+    }
+    return (exec as (...args: unknown[]) => unknown).call(this, sql, ...rest)
+  } as typeof exec
+  try {
+    store = openStore({ dataDir: dir, synchronous: 'NORMAL', compact: true, log: (message, fields) => logged.push({ message, fields }) })
+  } finally {
+    Database.prototype.exec = exec
+  }
+  // The VACUUM was asked with its copy in a temporary file (1), not in memory.
+  expect(tempStoreAtVacuum).toEqual({ temp_store: 1 })
+  expect(logged.map((l) => l.message)).toEqual(['compacting the store', 'store not compacted'])
+  expect(logged[1]!.fields).toMatchObject({ error: 'database or disk is full' })
+  expect(freePages(store.db)).toBeGreaterThan(0)
+  expect(statSync(join(dir, DATABASE_FILE)).size).toBe(size)
+  expect(store.db.query('PRAGMA temp_store').get()).toEqual({ temp_store: 2 })
+  expect(store.catalog.get('shop', 'p110')).not.toBeNull()
+})
+
+test('a compaction committed but not cut to size (a crash before its checkpoint) is cut to size at the next open', () => {
+  writeMostlyFree()
+  // Another connection stays open, so the VACUUM's pages stay in the WAL as after a crash: the file keeps its size.
+  const left = new Database(join(dir, DATABASE_FILE), { strict: true })
+  try {
+    left.exec('PRAGMA wal_autocheckpoint = 0')
+    left.exec('VACUUM')
+    const size = statSync(join(dir, DATABASE_FILE)).size
+    const logged: { message: string; fields: Record<string, unknown> }[] = []
+    // Nothing free to compact any more: the default bars are not even lowered.
+    store = openStore({ dataDir: dir, synchronous: 'NORMAL', compact: true, log: (message, fields) => logged.push({ message, fields }) })
+    expect(freePages(store.db)).toBe(0)
+    const databaseBytes = (store.db.query('SELECT page_count * page_size AS b FROM pragma_page_count, pragma_page_size').get() as { b: number }).b
+    expect(databaseBytes).toBeLessThan(size / 2)
+    expect(statSync(join(dir, DATABASE_FILE)).size).toBe(databaseBytes)
+    expect(logged).toEqual([{ message: 'store cut to its compacted size', fields: { path: join(dir, DATABASE_FILE), fileBytes: databaseBytes, truncated: true } }])
+    store.close()
+    // Cut once: the next open has nothing to tell.
+    store = openStore({ dataDir: dir, synchronous: 'NORMAL', compact: true, log: (message, fields) => logged.push({ message, fields }) })
+    expect(logged).toHaveLength(1)
+  } finally {
+    left.close()
+  }
 })

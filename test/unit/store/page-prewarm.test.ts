@@ -122,11 +122,11 @@ describe('PagePrewarm', () => {
     expect(passes.length).toBe(counted)
   })
 
-  test('the store never gives a prewarm a reason to see its file shrink: no auto_vacuum, no VACUUM but a migration\'s at open', () => {
+  test('the store never gives a prewarm a reason to see its file shrink: no auto_vacuum, no VACUUM but the server\'s compaction at open', () => {
     let store = openStore({ dataDir: dir, synchronous: 'NORMAL' })
     try {
       expect(store.db.query('PRAGMA auto_vacuum').get()).toEqual({ auto_vacuum: 0 })
-      // Free pages: tombstones purged. Opening the file again must leave them (no compaction).
+      // Free pages: tombstones purged. Opening the file again without `compact` (the `sift` command) must leave them.
       for (let i = 0; i < 200; i++) store.catalog.put('shop', product(`p${i}`, 'x'.repeat(2000)))
       for (let i = 0; i < 200; i++) store.catalog.delete('shop', `p${i}`)
       store.catalog.purgeTombstones(store.catalog.maxSeq())
