@@ -185,12 +185,9 @@ export function pruneCandidates(view: IndexView, seg: SegmentState, words: reado
   // The pruned word: the one with the most expansions (usually the prefix being typed), without
   // parts; among words of as many, one without parts, then the prefix ("findor shoes": the last
   // word typed in full, whose other word is then scored from its impact prefix, below).
+  const rank = (a: WordPlan, b: WordPlan) => a.expansions.length - b.expansions.length || Number(a.parts === null) - Number(b.parts === null) || Number(a.isPrefix) - Number(b.isPrefix)
   let p = 0
-  for (let w = 1; w < W; w++) {
-    const more = words[w]!.expansions.length - words[p]!.expansions.length
-    const partsFirst = (words[p]!.parts !== null ? 1 : 0) - (words[w]!.parts !== null ? 1 : 0)
-    if (more > 0 || (more === 0 && (partsFirst > 0 || (partsFirst === 0 && words[w]!.isPrefix && !words[p]!.isPrefix)))) p = w
-  }
+  for (let w = 1; w < W; w++) if (rank(words[w]!, words[p]!) > 0) p = w
   if (words[p]!.parts !== null) return null
   const r: SegmentReader = seg.reader
   // Word w's terms in the segment, as exact scoring reads them (the same ords and weights, kept

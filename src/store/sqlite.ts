@@ -54,10 +54,6 @@ export function openDatabase(path: string, options: OpenOptions): Database {
   return db
 }
 
-function userVersion(db: Database): number {
-  return (db.query('PRAGMA user_version').get() as { user_version: number }).user_version
-}
-
 function pragmaNumber(db: Database, name: string): number {
   return (db.query(`PRAGMA ${name}`).get() as Record<string, number>)[name]!
 }
@@ -68,7 +64,7 @@ function fileBytes(path: string): number {
 
 function migrate(db: Database, path: string, log: OpenOptions['log']): void {
   const t0 = performance.now()
-  const from = userVersion(db)
+  const from = pragmaNumber(db, 'user_version')
   // A store newer than this code (a rollback to an older build) has nothing to apply here.
   if (from >= MIGRATIONS.length) return
   // A new file's schema is made in milliseconds; an existing one's data may be copied.
@@ -79,7 +75,7 @@ function migrate(db: Database, path: string, log: OpenOptions['log']): void {
     // IMMEDIATE takes the write lock before the version is read again: another process opening the
     // same file (the CLI beside a starting server) may have applied this migration since `from`.
     const done = db.transaction(() => {
-      if (userVersion(db) > version) return false
+      if (pragmaNumber(db, 'user_version') > version) return false
       db.exec(MIGRATIONS[version]!)
       db.exec(`PRAGMA user_version = ${version + 1}`)
       return true

@@ -89,9 +89,7 @@ describe('candidate pruning', () => {
     })
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
-        setImpactTuning(o.impact)
-        setProbeTuning(o.probeEverywhere)
-        otherTuning.hitsPerKnown = o.hitsPerKnown
+        tune({ impact: o.impact, probeEverywhere: o.probeEverywhere, hitsPerKnown: o.hitsPerKnown })
         const engine = o.chunks === 1 ? buildEngine(catalog) : buildSegmentedEngine(catalog, o.chunks, ['o1', 'o3'])
         if (o.warm) warm(engine)
         const base: Partial<EngineSearchRequest> = {
@@ -131,11 +129,8 @@ describe('candidate pruning', () => {
     const splitBefore = splitSelects.count
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
-        setImpactTuning(o.impact)
-        setProbeTuning(true, o.share)
-        probeTuning.splitFirst = o.splitFirst
         // Every hit's other-word score listed (prefixes bound the rest, which lists fewer: below).
-        otherTuning.hitsPerKnown = Infinity
+        tune({ impact: o.impact, probeEverywhere: true, probeShare: o.share, splitFirst: o.splitFirst, hitsPerKnown: Infinity })
         const engine = buildEngine(catalog)
         if (o.warm) warm(engine)
         const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: o.fuzzy, prefer: o.prefer ? [{ key: 'brand', value: 'Acme' }] : [] }
@@ -176,9 +171,7 @@ describe('candidate pruning', () => {
     const rankOrderBefore = probeCount.rankOrderPrefixes
     fc.assert(
       fc.property(skewedCatalogArb, optionsArb, (catalog, o) => {
-        setImpactTuning({ minDf: 1, length: o.length })
-        setProbeTuning(o.probeEverywhere)
-        otherTuning.hitsPerKnown = o.hitsPerKnown
+        tune({ impact: { minDf: 1, length: o.length }, probeEverywhere: o.probeEverywhere, hitsPerKnown: o.hitsPerKnown })
         const engine = buildEngine(catalog)
         warm(engine)
         const base: Partial<EngineSearchRequest> = {
@@ -211,10 +204,7 @@ describe('candidate pruning', () => {
     const probedBefore = probeCount.terms
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
-        setImpactTuning({ minDf: 1, length: o.length })
-        setProbeTuning(o.probeEverywhere)
-        probeTuning.splitFirst = o.splitFirst
-        otherTuning.hitsPerKnown = 0
+        tune({ impact: { minDf: 1, length: o.length }, probeEverywhere: o.probeEverywhere, splitFirst: o.splitFirst, hitsPerKnown: 0 })
         const engine = buildEngine(catalog)
         const base: Partial<EngineSearchRequest> = {
           q: o.q,
@@ -246,8 +236,7 @@ describe('candidate pruning', () => {
     })
     fc.assert(
       fc.property(tiedCatalogArb, optionsArb, (catalog, o) => {
-        setImpactTuning(o.impact)
-        otherTuning.hitsPerKnown = o.hitsPerKnown
+        tune({ impact: o.impact, hitsPerKnown: o.hitsPerKnown })
         const engine = buildEngine(catalog)
         const base: Partial<EngineSearchRequest> = { q: o.q, prefixLast: true, fuzzy: false }
         expectHeadOfFullRanking(engine, base, o.k)
@@ -267,7 +256,7 @@ describe('candidate pruning', () => {
     })
     fc.assert(
       fc.property(bigCatalogArb, optionsArb, (catalog, o) => {
-        setImpactTuning({ minDf: 1, length: o.length })
+        tune({ impact: { minDf: 1, length: o.length } })
         const w = new IndexWriter()
         const cut = Math.max(1, Math.floor(catalog.length * o.split))
         for (const x of catalog.slice(0, cut)) w.upsert(x)
@@ -296,21 +285,29 @@ function warm(engine: Engine): void {
   finishIdleWork()
 }
 
-/** The tunings as shipped. */
-function resetTuning(): void {
-  setImpactTuning(null)
-  setProbeTuning(false)
-  otherTuning.hitsPerKnown = KNOWN_PER_HIT
+/** What a property tunes for its catalogs; anything not given is as shipped. */
+interface Tuning {
+  impact?: { minDf: number; length: number } | null
+  /** Every term probes where it may (the share of hits probed: probeShare, default all). */
+  probeEverywhere?: boolean
+  probeShare?: number
+  splitFirst?: boolean
+  hitsPerKnown?: number
 }
 
-function setImpactTuning(t: { minDf: number; length: number } | null): void {
-  impactTuning.minDf = t?.minDf ?? IMPACT_MIN_DF
-  impactTuning.length = t?.length ?? IMPACT_PREFIX_LENGTH
-}
-
-function setProbeTuning(everywhere: boolean, share = 1): void {
-  probeTuning.maxShare = everywhere ? share : PROBE_MAX_SHARE
+/** Sets every tuning pruning reads: `t`'s, the rest as shipped. */
+function tune(t: Tuning): void {
+  impactTuning.minDf = t.impact?.minDf ?? IMPACT_MIN_DF
+  impactTuning.length = t.impact?.length ?? IMPACT_PREFIX_LENGTH
+  const everywhere = t.probeEverywhere === true
+  probeTuning.maxShare = everywhere ? (t.probeShare ?? 1) : PROBE_MAX_SHARE
   probeTuning.cost = everywhere ? 0 : PROBE_COST
   probeTuning.minWalk = everywhere ? 0 : PROBE_MIN_WALK
-  probeTuning.splitFirst = false
+  probeTuning.splitFirst = t.splitFirst ?? false
+  otherTuning.hitsPerKnown = t.hitsPerKnown ?? KNOWN_PER_HIT
+}
+
+/** The tunings as shipped. */
+function resetTuning(): void {
+  tune({})
 }
