@@ -13,7 +13,7 @@
  * the writes since the last merge), every other term's bound is its raw df in the largest segment.
  * One segment without deletions: exactly the terms whose df reaches the limit-th best.
  */
-import { prefixRange, type SegmentReader } from '@/index/index.ts'
+import type { SegmentReader } from '@/index/index.ts'
 
 /** What the bound needs of the generation. */
 export interface PrefixSource {
@@ -73,7 +73,7 @@ type Range = [number, number]
 function rangesOf(reader: SegmentReader, prefixes: readonly string[], exclude: string | null): Range[] {
   const terms = reader.terms()
   const leads = reader.termLeads()
-  const found = prefixes.map((p) => prefixRange(terms, p, leads)).filter(([lo, hi]) => hi > lo)
+  const found = prefixes.map((p) => terms.prefixRange(p, leads)).filter(([lo, hi]) => hi > lo)
   found.sort((a, b) => a[0] - b[0])
   // A variant's range may hold another's ("spea" holds "speak"): merge overlapping ranges.
   const merged: Range[] = []
@@ -83,7 +83,7 @@ function rangesOf(reader: SegmentReader, prefixes: readonly string[], exclude: s
     else merged.push([lo, hi])
   }
   if (exclude === null) return merged
-  const [xlo, xhi] = prefixRange(terms, exclude, leads)
+  const [xlo, xhi] = terms.prefixRange(exclude, leads)
   if (xhi <= xlo) return merged
   const out: Range[] = []
   for (const [lo, hi] of merged) {
@@ -121,7 +121,7 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
   let theta = 0
   if (enough) {
     theta = Infinity
-    for (const ord of topOrds(df, ranges, ladder?.lists ?? null, limit)) theta = Math.min(theta, src.df(terms[ord]!))
+    for (const ord of topOrds(df, ranges, ladder?.lists ?? null, limit)) theta = Math.min(theta, src.df(terms.at(ord)))
   }
   // A term's raw df in the other segments: non-zero only for the terms they hold, which are
   // listed here. The bound of every other term is its raw df in the big segment alone. Bounding
@@ -132,14 +132,17 @@ function boundedTerms(src: PrefixSource, prefixes: readonly string[], exclude: s
     if (r === big) continue
     const ts = r.terms()
     const tdf = r.termDf
-    for (const [a, b] of rangesOf(r, prefixes, exclude)) for (let i = a; i < b; i++) others.set(ts[i]!, (others.get(ts[i]!) ?? 0) + tdf[i]!)
+    for (const [a, b] of rangesOf(r, prefixes, exclude)) for (let i = a; i < b; i++) {
+      const t = ts.at(i)
+      others.set(t, (others.get(t) ?? 0) + tdf[i]!)
+    }
   }
   const out = new Set<string>()
   // The level holds every term whose raw df reaches θ when θ is at least the level's df (deleted
   // docs can make an exact df, and so θ, lower than the raw dfs the level was chosen by).
   if (ladder !== null && theta >= ladder.minDf) {
-    for (const list of ladder.lists) for (let i = 0; i < list.length; i++) if (df[list[i]!]! >= theta) out.add(terms[list[i]!]!)
-  } else for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) if (df[ord]! >= theta) out.add(terms[ord]!)
+    for (const list of ladder.lists) for (let i = 0; i < list.length; i++) if (df[list[i]!]! >= theta) out.add(terms.at(list[i]!))
+  } else for (const [lo, hi] of ranges) for (let ord = lo; ord < hi; ord++) if (df[ord]! >= theta) out.add(terms.at(ord))
   for (const [t, n] of others) {
     const ord = big.termOrd(t)
     if (n + (ord < 0 ? 0 : df[ord]!) >= theta) out.add(t)

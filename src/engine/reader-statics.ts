@@ -9,7 +9,6 @@
 import { Bitmap, DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fuzzyScan, NUM_TEXT_GROUPS, type SegmentReader } from '@/index/index.ts'
 import { memo } from '@/shared/memo.ts'
 
-const HAS_DIGIT = /\d/
 /** Most cached typo scans per reader (the cache is dropped when full). */
 const TYPO_CACHE_MAX = 10_000
 
@@ -131,7 +130,12 @@ export class ReaderStatics {
    * the fuzzy walk small in code-heavy catalogs.
    */
   wordTerms(): string[] {
-    if (this.words === null) this.words = this.reader.terms().filter((t) => !HAS_DIGIT.test(t))
+    if (this.words === null) {
+      const terms = this.reader.terms()
+      const words: string[] = []
+      for (let i = 0; i < terms.length; i++) if (!terms.hasDigit(i)) words.push(terms.at(i))
+      this.words = words
+    }
     return this.words
   }
 }

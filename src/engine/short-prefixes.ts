@@ -6,7 +6,7 @@
  * prefixes, shoppers type them all the time, and their words' docs are kept per segment reader
  * across generations (Engine.warmPrefix, warm-word-docs.ts): the warm-up runs once per largest segment.
  */
-import { prefixRange, type SegmentReader } from '@/index/index.ts'
+import type { SegmentReader } from '@/index/index.ts'
 import type { IdleJob } from './idle-warmup.ts'
 import { largestReader } from './prefix-terms.ts'
 import { markShortPrefixesWarmed, shortPrefixesWarmed } from './warm-word-docs.ts'
@@ -30,12 +30,12 @@ export function prefixesOfLength(reader: SegmentReader, length: number, limit: n
   const terms = reader.terms()
   const found: { prefix: string; count: number }[] = []
   for (let i = 0; i < terms.length; ) {
-    const prefix = leadingCodePoints(terms[i]!, length)
+    const prefix = leadingCodePoints(terms.at(i), length)
     if (prefix === null) {
       i++
       continue
     }
-    const [lo, hi] = prefixRange(terms, prefix)
+    const [lo, hi] = terms.prefixRange(prefix)
     found.push({ prefix, count: hi - lo })
     // The range starts at i (terms are sorted and none before i begins with the prefix); i + 1
     // keeps the loop moving even if the list were ever unsorted.

@@ -122,7 +122,10 @@ function mergeTitlePairs(inputs: readonly MergeInput[], remaps: Int32Array[], nu
 
 function mergePostings(inputs: readonly MergeInput[], remaps: Int32Array[], out: Map<string, SectionArray>): number {
   const all = new Set<string>()
-  for (const { reader } of inputs) for (const t of reader.terms()) all.add(t)
+  for (const { reader } of inputs) {
+    const terms = reader.terms()
+    for (let i = 0; i < terms.length; i++) all.add(terms.at(i))
+  }
   const sorted = [...all].sort()
   const postings = new PostingsBuilder()
   const cursor = new BitmapCursor()

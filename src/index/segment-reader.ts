@@ -1,7 +1,7 @@
 /**
  * SegmentReader: the immutable, query-time view over one segment's SegmentData. Everything it
  * returns is a view (columns, ordinal columns, value orders, postings payloads) or a lazily
- * built, cached derivative (decoded term list, term and value bitmaps, the identity table); a
+ * built, cached derivative (the term list's starts, term and value bitmaps, the identity table); a
  * reader is safe to share by all requests of one worker.
  */
 import { Bitmap } from './bitmap.ts'
@@ -9,6 +9,7 @@ import { compareBytes, decodeUtf8, encodeUtf8 } from './byte-buffers.ts'
 import { NUM_TEXT_GROUPS } from './doc-model.ts'
 import { IdentityTable } from './identity-table.ts'
 import { TermLeads } from './term-leads.ts'
+import { TermList } from './term-list.ts'
 import { DfLadder } from './df-ladder.ts'
 import { memo } from '@/shared/memo.ts'
 import { DOC_FLAG_HAS_VARIANT_DOCS, DOC_FLAG_VARIANT, fieldSection, type FieldMeta, type OrdArray, type SectionArray, type SegmentData, type SegmentMeta } from './segment-data.ts'
@@ -211,7 +212,7 @@ export class SegmentReader {
   private readonly termBitmaps = new Map<number, Bitmap>()
   private readonly termOrds = new Map<string, number>()
   private readonly fieldReaders = new Map<string, FieldReader>()
-  private termList: string[] | null = null
+  private termList: TermList | null = null
   private leads: TermLeads | null | undefined = undefined
   private ladder: DfLadder | null | undefined = undefined
   private identityTable: IdentityTable | null = null
@@ -264,12 +265,9 @@ export class SegmentReader {
     return this.identityTable
   }
 
-  /** The sorted term list (decoded once, cached). */
-  terms(): string[] {
-    if (this.termList === null) {
-      const bytes = this.data.sections.get('terms.bytes') as Uint8Array | undefined
-      this.termList = this.meta.numTerms === 0 || bytes === undefined ? [] : decodeUtf8(bytes).split('\n')
-    }
+  /** The sorted term list, read in place from the segment's bytes (term-list.ts; built on first use). */
+  terms(): TermList {
+    this.termList ??= TermList.fromBytes(this.data.sections.get('terms.bytes') as Uint8Array | undefined, this.meta.numTerms)
     return this.termList
   }
 
@@ -278,7 +276,7 @@ export class SegmentReader {
    * list of fewer than `termTablesTuning.minTerms` terms.
    */
   termLeads(): TermLeads | null {
-    if (this.leads === undefined) this.leads = this.meta.numTerms < termTablesTuning.minTerms ? null : TermLeads.of(this.terms())
+    if (this.leads === undefined) this.leads = this.meta.numTerms < termTablesTuning.minTerms ? null : TermLeads.ofList(this.terms())
     return this.leads
   }
 
@@ -296,17 +294,7 @@ export class SegmentReader {
   }
 
   private searchTermOrd(term: string): number {
-    const terms = this.terms()
-    let lo = 0
-    let hi = terms.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const t = terms[mid]!
-      if (t === term) return mid
-      if (t < term) lo = mid + 1
-      else hi = mid
-    }
-    return -1
+    return this.terms().indexOf(term)
   }
 
   /**

@@ -9,6 +9,8 @@
  * last term; a lead no term begins with keeps an empty range.
  */
 
+import type { TermList } from './term-list.ts'
+
 /** Characters a lead is made of: the ten digits and the 26 letters. */
 const LETTERS = 36
 /** Lead keys: one per three-character lead. */
@@ -44,15 +46,33 @@ export class TermLeads {
 
   /** One pass over `terms` (sorted in code unit order). */
   static of(terms: readonly string[]): TermLeads {
+    return TermLeads.build(terms.length, (i) => leadKey(terms[i]!))
+  }
+
+  /**
+   * One pass over a segment's term list, reading each term's first three bytes: a lead letter is
+   * one byte in UTF-8, and a byte of any other character is no lead letter, so the keys are those
+   * of the decoded terms.
+   */
+  static ofList(terms: TermList): TermLeads {
+    return TermLeads.build(terms.length, (i) => {
+      const a = letterOf(terms.byteAt(i, 0))
+      const b = letterOf(terms.byteAt(i, 1))
+      const c = letterOf(terms.byteAt(i, 2))
+      return a < 0 || b < 0 || c < 0 ? -1 : (a * LETTERS + b) * LETTERS + c
+    })
+  }
+
+  private static build(numTerms: number, keyOf: (ord: number) => number): TermLeads {
     const first = new Int32Array(LEADS)
     const end = new Int32Array(LEADS)
-    for (let i = 0; i < terms.length; i++) {
-      const k = leadKey(terms[i]!)
+    for (let i = 0; i < numTerms; i++) {
+      const k = keyOf(i)
       if (k < 0) continue
       if (end[k] === 0) first[k] = i
       end[k] = i + 1
     }
-    return new TermLeads(first, end, terms.length)
+    return new TermLeads(first, end, numTerms)
   }
 
   /**

@@ -120,7 +120,7 @@ describe('segments', () => {
     shared.set(bytes)
     const r = openSegment(shared)
     expect(r.identity(0)).toBe('x')
-    expect(r.terms()).toEqual(['lamp'])
+    expect(r.terms().toArray()).toEqual(['lamp'])
     expect(r.field('price')!.num![0]).toBe(3)
   })
 

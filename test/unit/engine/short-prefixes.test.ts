@@ -30,7 +30,7 @@ describe('short prefixes', () => {
   test('the first one and two characters of the terms, those beginning the most terms first, capped', () => {
     const e = buildEngine(objects)
     const reader = e.view.segments[0]!.reader
-    const terms = reader.terms()
+    const terms = reader.terms().toArray()
     // "b" begins 10 terms (black, blue, blender, bottle, bowl, brass, bright, brick, bridge, bulb);
     // then "4", "k", "r", "s" (2 each), then the rest; ties in string order.
     const ones = prefixesOfLength(reader, 1, 1000)
