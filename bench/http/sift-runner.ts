@@ -49,7 +49,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** Starts Sift on a free port over `dataDir` (demo off, tracker seeded, logs at debug). */
-export async function startBenchSift(dataDir: string, tracker: { id: string; key: string }, env: Record<string, string> = {}): Promise<BenchSift> {
+export async function startBenchSift(dataDir: string, tracker: { id: string; key: string }, env: Record<string, string> = {}, root?: string): Promise<BenchSift> {
   const t0 = performance.now()
   const sift: SiftProcess = await spawnSift(
     {
@@ -63,6 +63,7 @@ export async function startBenchSift(dataDir: string, tracker: { id: string; key
       ...env,
     },
     START_TIMEOUT_MS,
+    root,
   )
   const readyWallMs = performance.now() - t0
   live.add(sift.proc)

@@ -12,9 +12,10 @@ export interface SiftProcess {
   output: () => string
 }
 
-export async function spawnSift(env: Record<string, string>, timeoutMs = 20_000): Promise<SiftProcess> {
+/** `root`: the checkout to run (this one by default; a bench pairs two versions of the code). */
+export async function spawnSift(env: Record<string, string>, timeoutMs = 20_000, root = ROOT): Promise<SiftProcess> {
   const proc = Bun.spawn([process.execPath, 'run', 'src/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIFT_LOG_LEVEL: 'warn', ...env },
     stdin: 'ignore',
     stdout: 'pipe',
