@@ -6,8 +6,12 @@
 //   the median of the per-keystroke ratios (this / base).
 // Corpus model: as autocomplete-path.profile.ts (BENCH_DATA_DIR: a data dir made by
 //   search-path.profile.ts; the keystrokes of the HTTP bench, same seed, same warm-up).
-// Notes: a diagnostic for a change's effect, not a target. Each side holds its own index copy (two
-//   snapshot loads: ~2 GB at 1M objects) and its own per-thread caches. BENCH_ONLY=<q> for one
+// Notes: a diagnostic for a change's effect, not a target. Bias: two worktrees of one commit
+//   (thirty-fifth session) read 0.964, 0.972 and 0.990 by round, "this" favoured: a ratio within
+//   ~4% of 1 is no finding. BENCH_AB_BASE must be another directory than this checkout: the same
+//   path loads the same module instances, whose caches the second side then finds warm. Each side
+//   holds its own index copy (two snapshot loads: ~2 GB at 1M objects) and its own per-thread
+//   caches. BENCH_ONLY=<q> for one
 //   keystroke; BENCH_QUERIES=<q>,<q>,... for texts of one's own instead of the bench's keystrokes
 //   (one request each, not typed letter by letter); BENCH_ROUNDS (3), the first round being the
 //   cold one. Each side opens its store without mmap; the server's search workers open it with
