@@ -48,7 +48,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 
-/** Starts Sift on a free port over `dataDir` (demo off, tracker seeded, logs at debug). */
+/**
+ * Starts Sift on a free port over `dataDir` (demo off, tracker seeded, logs at debug), from the
+ * checkout at `root` (this one by default; see spawnSift).
+ */
 export async function startBenchSift(dataDir: string, tracker: { id: string; key: string }, env: Record<string, string> = {}, root?: string): Promise<BenchSift> {
   const t0 = performance.now()
   const sift: SiftProcess = await spawnSift(

@@ -8,16 +8,16 @@
 //   search-path.profile.ts; the keystrokes of the HTTP bench, same seed, same warm-up).
 // Notes: a diagnostic for a change's effect, not a target. Bias: two worktrees of one commit
 //   (thirty-fifth session) read 0.964, 0.972 and 0.990 by round, "this" favoured: a ratio within
-//   ~4% of 1 is no finding. BENCH_AB_BASE must be another directory than this checkout: the same
-//   path loads the same module instances, whose caches the second side then finds warm. Each side
-//   holds its own index copy (two snapshot loads: ~2 GB at 1M objects) and its own per-thread
-//   caches. BENCH_ONLY=<q> for one
-//   keystroke; BENCH_QUERIES=<q>,<q>,... for texts of one's own instead of the bench's keystrokes
-//   (one request each, not typed letter by letter); BENCH_ROUNDS (3), the first round being the
-//   cold one. Each side opens its store without mmap; the server's search workers open it with
-//   mmap (src/workers/search.worker.ts).
+//   ~4% of 1 is no finding. BENCH_AB_BASE must be a directory other than this checkout (checked):
+//   the same path loads the same module instances, whose caches the second side then finds warm.
+//   Each side holds its own index copy (two snapshot loads: ~2 GB at 1M objects) and its own
+//   per-thread caches. BENCH_ONLY=<q> for one keystroke; BENCH_QUERIES=<q>,<q>,... for texts of
+//   one's own instead of the bench's keystrokes (one request each, not typed letter by letter);
+//   BENCH_ROUNDS (3), the first round being the cold one. Each side opens its store without mmap;
+//   the server's search workers open it with mmap (src/workers/search.worker.ts).
 // Run: git worktree add --detach /tmp/ab-base <commit before the change> && ln -s $PWD/node_modules /tmp/ab-base/ &&
 //   BENCH_AB_BASE=/tmp/ab-base BENCH_DATA_DIR=/tmp/prof1m npx bun run bench/micro/autocomplete-ab.profile.ts
+import { realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { autocompleteRequest, keystrokeBucket, keystrokes, typedQueries, warmupKeystrokes } from '../http/autocomplete-cases.ts'
 import { BENCH_TRACKER } from '../http/search-cases.ts'
@@ -29,6 +29,9 @@ const dataDir = env.BENCH_DATA_DIR ?? '/tmp/prof1m'
 const rounds = Number(env.BENCH_ROUNDS ?? 3)
 const baseRoot = env.BENCH_AB_BASE
 if (baseRoot === undefined) throw new Error('BENCH_AB_BASE: the other checkout to compare with')
+const thisRoot = resolve(import.meta.dir, '../..')
+// One path imports one set of module instances: both sides would share code and caches.
+if (realpathSync(baseRoot) === realpathSync(thisRoot)) throw new Error(`BENCH_AB_BASE ${baseRoot} is this checkout: give a \`git worktree\` of the other commit`)
 const SEED = 42
 
 /** One checkout's worker path, loaded from its own source tree (its own module instances and caches). */
@@ -65,7 +68,7 @@ const listed = env.BENCH_QUERIES?.split(',').map((q) => ({ q, request: autocompl
 const measured = listed ?? (env.BENCH_ONLY === undefined ? all : all.filter((k) => k.q === env.BENCH_ONLY))
 const warmup = warmupKeystrokes(vocabulary, queries, queries.length, SEED + 1)
 
-const sides = [await side(resolve(baseRoot)), await side(resolve(import.meta.dir, '../..'))]
+const sides = [await side(resolve(baseRoot)), await side(thisRoot)]
 for (const s of sides) {
   for (const k of warmup) s.task(k.request.path)()
   s.warm()

@@ -12,7 +12,11 @@ export interface SiftProcess {
   output: () => string
 }
 
-/** `root`: the checkout to run (this one by default; a bench pairs two versions of the code). */
+/**
+ * `root`: the checkout whose src/main.ts runs, with it as the working directory (this one by
+ * default; a bench pairs two versions of the code). It needs its own node_modules (a worktree: a
+ * link to this one's). The runtime is this process's Bun binary whichever the checkout.
+ */
 export async function spawnSift(env: Record<string, string>, timeoutMs = 20_000, root = ROOT): Promise<SiftProcess> {
   const proc = Bun.spawn([process.execPath, 'run', 'src/main.ts'], {
     cwd: root,

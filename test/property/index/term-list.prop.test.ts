@@ -5,10 +5,13 @@ import fc from 'fast-check'
 import { lowerBound, prefixRange, TermLeads, TermList } from '@/index/index.ts'
 
 // Characters whose UTF-8 byte order and UTF-16 order disagree ('😀', above U+FFFF, sorts below
-// U+E000–U+FFFF in UTF-16 and above them in UTF-8: 'ｚ' U+FF5A, U+E000, U+FFFD), a two-byte 'é',
-// lead letters and digits, and '-' (no lead letter).
-const unit = fc.oneof({ arbitrary: fc.constantFrom('a', 'b', 'z', '0', '7'), weight: 4 }, { arbitrary: fc.constantFrom('é', '😀', 'ｚ', '\ue000', '\ufffd', '-'), weight: 2 })
+// U+E000–U+FFFF in UTF-16 and above them in UTF-8: 'ｚ' U+FF5A, U+E000, U+FFFD), one just below
+// the surrogates in both (U+D7FB, lead 0xED, where four-byte leads are placed after), a two-byte
+// 'é', lead letters and digits (the first and last), and '-' (no lead letter).
+const unit = fc.oneof({ arbitrary: fc.constantFrom('a', 'b', 'z', '0', '7', '9'), weight: 4 }, { arbitrary: fc.constantFrom('é', '😀', 'ｚ', '\ue000', '\ufffd', '\ud7fb', '-'), weight: 2 })
 const termArb = fc.string({ unit, minLength: 0, maxLength: 6 })
+// Random keys may hold either half of a surrogate pair alone (a typo variant can split one).
+const keyArb = fc.string({ unit: fc.oneof({ arbitrary: unit, weight: 4 }, fc.constantFrom('\ud83d', '\ude00')), maxLength: 6 })
 // Keys as queries send them, and cut anywhere: half a surrogate pair has no UTF-8 form.
 const keysOf = (terms: readonly string[], random: readonly string[]): string[] => {
   const keys = new Set(random)
@@ -19,7 +22,7 @@ const keysOf = (terms: readonly string[], random: readonly string[]): string[] =
 describe('term list', () => {
   test('holds the sorted terms, finds each ord and bound as the string array does', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(termArb, { minLength: 1, maxLength: 80 }), fc.array(termArb, { maxLength: 10 }), (terms, random) => {
+      fc.property(fc.uniqueArray(termArb, { minLength: 1, maxLength: 80 }), fc.array(keyArb, { maxLength: 10 }), (terms, random) => {
         const sorted = terms.slice().sort()
         const list = TermList.fromSorted(sorted)
         expect(list.length).toBe(sorted.length)
@@ -35,7 +38,7 @@ describe('term list', () => {
 
   test('prefix ranges equal filtering, within the lead table too, whose bounds equal the string list table', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(termArb, { maxLength: 200, size: 'max' }), fc.array(termArb, { maxLength: 10 }), (terms, random) => {
+      fc.property(fc.uniqueArray(termArb, { maxLength: 200, size: 'max' }), fc.array(keyArb, { maxLength: 10 }), (terms, random) => {
         const sorted = terms.slice().sort()
         const list = TermList.fromSorted(sorted)
         const leads = TermLeads.ofList(list)
@@ -60,5 +63,16 @@ describe('term list', () => {
     expect(TermList.fromBytes(bytes, 3).toArray()).toEqual(['a', 'b', 'c'])
     expect(() => TermList.fromBytes(bytes, 2)).toThrow(RangeError)
     expect(() => TermList.fromBytes(bytes, 4)).toThrow(RangeError)
+    // Empty terms, first and last.
+    expect(TermList.fromBytes(new TextEncoder().encode('\na\n'), 3).toArray()).toEqual(['', 'a', ''])
+  })
+
+  test('a section inside a SharedArrayBuffer, at an offset, reads as its own bytes', () => {
+    const encoded = new TextEncoder().encode('lamp\né😀x')
+    const shared = new Uint8Array(new SharedArrayBuffer(encoded.length + 8))
+    shared.set(encoded, 3)
+    const list = TermList.fromBytes(shared.subarray(3, 3 + encoded.length), 2)
+    expect(list.toArray()).toEqual(['lamp', 'é😀x'])
+    expect(list.indexOf('é😀x')).toBe(1)
   })
 })
