@@ -23,13 +23,17 @@ function letterOf(code: number): number {
   return -1
 }
 
+/** The lead key of three leading codes (-1 past a term's end), or -1 when one is no lead letter. */
+function keyOfCodes(x: number, y: number, z: number): number {
+  const a = letterOf(x)
+  const b = letterOf(y)
+  const c = letterOf(z)
+  return a < 0 || b < 0 || c < 0 ? -1 : (a * LETTERS + b) * LETTERS + c
+}
+
 /** The lead key of a string's first three code units, or -1 when shorter or holding another character. */
 function leadKey(s: string): number {
-  if (s.length < 3) return -1
-  const a = letterOf(s.charCodeAt(0))
-  const b = letterOf(s.charCodeAt(1))
-  const c = letterOf(s.charCodeAt(2))
-  return a < 0 || b < 0 || c < 0 ? -1 : (a * LETTERS + b) * LETTERS + c
+  return s.length < 3 ? -1 : keyOfCodes(s.charCodeAt(0), s.charCodeAt(1), s.charCodeAt(2))
 }
 
 /**
@@ -55,12 +59,7 @@ export class TermLeads {
    * of the decoded terms.
    */
   static ofList(terms: TermList): TermLeads {
-    return TermLeads.build(terms.length, (i) => {
-      const a = letterOf(terms.byteAt(i, 0))
-      const b = letterOf(terms.byteAt(i, 1))
-      const c = letterOf(terms.byteAt(i, 2))
-      return a < 0 || b < 0 || c < 0 ? -1 : (a * LETTERS + b) * LETTERS + c
-    })
+    return TermLeads.build(terms.length, (i) => keyOfCodes(terms.byteAt(i, 0), terms.byteAt(i, 1), terms.byteAt(i, 2)))
   }
 
   private static build(numTerms: number, keyOf: (ord: number) => number): TermLeads {

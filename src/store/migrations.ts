@@ -84,7 +84,8 @@ export const MIGRATIONS: readonly string[] = [
   // ~400, 3 levels), whose upper pages stay cached: a hit's object touches ~2 pages that may be cold
   // instead of ~6. Rows are copied in key order, so a scan in
   // identity order (index rebuild, export) reads the table in order. The old table's pages are left
-  // free; the server compacts the file when it next starts (sqlite.ts compactIfMostlyFree).
+  // free; the server compacts the file when it next starts (sqlite.ts compactIfMostlyFree). The
+  // columns are written out again rather than shared with migration 1: a shipped migration never changes.
   `
   CREATE TABLE objects_by_rowid (
     tracker_id TEXT NOT NULL,
