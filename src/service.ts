@@ -33,6 +33,7 @@ export interface RunningSift {
   writer: CatalogWriter
   updates: UpdateByQueryRunner
   indexes: IndexHost
+  search: SearchService
   stop(): Promise<void>
 }
 
@@ -81,7 +82,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     maxQueue: config.searchQueue,
     workerData: { dataDir: config.dataDir },
   })
-  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheBytes: config.searchCacheMegabytes * 1_000_000, cacheTtlMs: 30_000, autocompleteCacheTtlMs: 60_000 })
+  const search = new SearchService(pool, indexes, { timeoutMs: config.searchTimeoutMs, cacheEntries: config.searchCacheEntries, cacheBytes: config.searchCacheMegabytes * 1_000_000, cacheTtlMs: 30_000, autocompleteCacheTtlMs: 60_000, splitAutocomplete: config.autocompleteSplit })
 
   const analytics = new Analytics({ dataDir: config.dataDir, trackerExists: (id) => store.trackers.exists(id), logger, logServed: config.analyticsLog })
   const reports = new ThreadedReports(analytics.db, { logger, catalog: store.catalog, flush: () => analytics.flush(), thread: { dataDir: config.dataDir, rollupRetentionDays: config.rollupRetentionDays, nice: config.analyticsNice } })
@@ -154,6 +155,7 @@ export async function startSift(config: Config, logger: Logger): Promise<Running
     writer,
     updates,
     indexes,
+    search,
     stop: shutdown,
   }
 }

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { availableParallelism, totalmem } from 'node:os'
+import type { AutocompleteSplit } from '../search/autocomplete-split.ts'
 
 export interface TrackerSeed {
   id: string
@@ -41,6 +42,12 @@ export interface Config {
   sqliteSync: 'FULL' | 'NORMAL'
   /** Search worker threads (SIFT_WORKERS, default: one per core). */
   workers: number
+  /**
+   * Split an uncached keystroke's types over idle search workers (SIFT_AUTOCOMPLETE_SPLIT): `1`
+   * (default) when the types' learned times say it saves time, `0` never (one task a keystroke),
+   * `always` whenever two threads are idle (a check that answers do not depend on it).
+   */
+  autocompleteSplit: AutocompleteSplit
   /** Searches allowed to wait for a worker; past it /search answers 503 at once (SIFT_SEARCH_QUEUE). */
   searchQueue: number
   /** A search not answered within this many ms gets 504 (SIFT_SEARCH_TIMEOUT_MS). */
@@ -89,6 +96,9 @@ export function availableMemoryBytes(): number {
  */
 export const MIN_ROLLUP_RETENTION_DAYS = 91
 
+/** SIFT_AUTOCOMPLETE_SPLIT's values. */
+const SPLIT_MODES = { '0': 'off', '1': 'when-faster', always: 'always' } as const satisfies Record<string, AutocompleteSplit>
+
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
@@ -105,6 +115,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   publicRatePerMinute: 0,
   sqliteSync: 'FULL',
   workers: Math.max(1, availableParallelism()),
+  autocompleteSplit: 'when-faster',
   searchQueue: 256,
   searchTimeoutMs: 10_000,
   searchCacheEntries: 10_000,
@@ -175,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRatePerMinute: integer(env, 'SIFT_PUBLIC_RATE_PER_MIN', DEFAULT_CONFIG.publicRatePerMinute, 0, 10_000_000),
     sqliteSync: oneOf(env, 'SIFT_SQLITE_SYNC', DEFAULT_CONFIG.sqliteSync, ['FULL', 'NORMAL'] as const),
     workers: integer(env, 'SIFT_WORKERS', DEFAULT_CONFIG.workers, 1, 256),
+    autocompleteSplit: SPLIT_MODES[oneOf(env, 'SIFT_AUTOCOMPLETE_SPLIT', '1', ['0', '1', 'always'] as const)],
     searchQueue: integer(env, 'SIFT_SEARCH_QUEUE', DEFAULT_CONFIG.searchQueue, 1, 1_000_000),
     searchTimeoutMs: integer(env, 'SIFT_SEARCH_TIMEOUT_MS', DEFAULT_CONFIG.searchTimeoutMs, 10, 600_000),
     searchCacheEntries: integer(env, 'SIFT_SEARCH_CACHE', DEFAULT_CONFIG.searchCacheEntries, 0, 10_000_000),

@@ -41,31 +41,67 @@ function querySuggestions(engine: Engine, request: EngineSearchRequest) {
   return engine.search(request)
 }
 
-export function runAutocomplete(task: AutocompleteTask, catalog: ObjectSource): AutocompleteResponse {
+/**
+ * One requested type's share of the answer: its matches, the query words it left unmatched and its
+ * rendered hits, with the worker time it took (the front thread learns from it how to split a
+ * keystroke's types over idle workers: autocomplete-split.ts).
+ */
+export interface TypeAnswer {
+  totalHits: number
+  /** Query words this type matched nothing for. */
+  missing: string[]
+  hits: Hit[]
+  ms: number
+}
+
+/** The requested types' answers, in the order asked (task.params.types may be a subset of a request's). */
+export function autocompleteTypes(task: AutocompleteTask, catalog: ObjectSource): TypeAnswer[] {
   const { params, index, nowMs } = task
-  const engine = index === null || index.segments.length === 0 ? null : engineFor(index)
-  let exact = 0
-  let partial = 0
-  let unmatched = null as Set<string> | null
-  const hits: Hit[] = []
-  for (const t of params.types) {
-    if (engine === null) continue
+  // Without an index (empty catalog) no type matched any word.
+  if (index === null || index.segments.length === 0) {
+    const words = parseQueryText(params.q).words.map((w) => w.term)
+    return params.types.map(() => ({ totalHits: 0, missing: words, hits: [], ms: 0 }))
+  }
+  const engine = engineFor(index)
+  return params.types.map((t) => {
+    const started = performance.now()
     const request = typeRequest(params, t, nowMs)
     const result = t.type === 'query' ? querySuggestions(engine, request) : engine.search(request)
-    // A word is reported as unmatched only when no type matched it.
-    const missing = new Set(result.partialMatchTerms)
-    unmatched = unmatched === null ? missing : new Set([...unmatched].filter((w) => missing.has(w)))
-    if (result.partialMatchTerms.length > 0) partial += result.totalHits
-    else exact += result.totalHits
-    hits.push(...renderWindow(catalog, params, result, false))
+    const hits = renderWindow(catalog, params, result, false)
+    return { totalHits: result.totalHits, missing: result.partialMatchTerms, hits, ms: performance.now() - started }
+  })
+}
+
+/**
+ * The words no type matched, in the first type's order: a word is reported as unmatched only when
+ * no type matched it.
+ */
+export function unmatchedTerms(missing: readonly (readonly string[])[]): string[] {
+  if (missing.length === 0) return []
+  const others = missing.slice(1).map((m) => new Set(m))
+  return [...new Set(missing[0])].filter((w) => others.every((o) => o.has(w)))
+}
+
+/** Sums a type's hits into the exact or the partial count: partial when it left a word unmatched. */
+export function matchCounts(answers: readonly { totalHits: number; missing: readonly string[] }[]): { exact: number; partial: number } {
+  let exact = 0
+  let partial = 0
+  for (const a of answers) {
+    if (a.missing.length > 0) partial += a.totalHits
+    else exact += a.totalHits
   }
-  // Without an index (empty catalog) no type matched any word.
-  if (engine === null) unmatched = new Set(parseQueryText(params.q).words.map((w) => w.term))
+  return { exact, partial }
+}
+
+/** The whole response for the request's types (in-process callers; workers send TypeAnswers: autocomplete-answer.ts). */
+export function runAutocomplete(task: AutocompleteTask, catalog: ObjectSource): AutocompleteResponse {
+  const answers = autocompleteTypes(task, catalog)
+  const { exact, partial } = matchCounts(answers)
   return {
     exact_match_hits_count: exact,
     partial_match_hits_count: partial,
-    partial_match_terms: [...(unmatched ?? [])],
-    hits,
+    partial_match_terms: unmatchedTerms(answers.map((a) => a.missing)),
+    hits: answers.flatMap((a) => a.hits),
     campaigns: [],
   }
 }

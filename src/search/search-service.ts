@@ -10,6 +10,8 @@ import { createError } from '../shared/errors.ts'
 import type { SearchPool } from '../workers/pool.ts'
 import { refOf, type TaskIndex } from './index-ref.ts'
 import { ResultCache } from './result-cache.ts'
+import { assembleAutocomplete, type AutocompleteReply, type TypePart } from './autocomplete-answer.ts'
+import { TypeCosts, type AutocompleteSplit } from './autocomplete-split.ts'
 import { trackerDropped } from './tracker-dropped.ts'
 
 export interface SearchAnswer {
@@ -36,6 +38,8 @@ export interface SearchServiceOptions {
   cacheTtlMs: number
   /** Autocomplete answers expire later: keystrokes repeat across shoppers for minutes. */
   autocompleteCacheTtlMs: number
+  /** Whether to split a keystroke's types over idle workers (autocomplete-split.ts; SIFT_AUTOCOMPLETE_SPLIT). */
+  splitAutocomplete: AutocompleteSplit
 }
 
 /**
@@ -49,6 +53,9 @@ export class SearchService {
   private readonly searchCache: ResultCache<SearchAnswer>
   private readonly autocompleteCache: ResultCache<SearchAnswer>
   private readonly warmPending = new Set<string>()
+  private readonly typeCosts = new TypeCosts()
+  /** Autocomplete requests answered by split tasks since start (a figure for tests and benches). */
+  splitAutocompletes = 0
 
   constructor(
     private readonly pool: SearchPool,
@@ -84,15 +91,15 @@ export class SearchService {
    * @throws SearchError QUEUE_FULL (pool saturated), TIMEOUT, INVALID_FILTER, INTERNAL
    */
   search(params: SearchParams, requestKey: string): Promise<SearchAnswer> {
-    return this.run('search', this.searchCache, params, requestKey)
+    return this.run(this.searchCache, params, requestKey, (index, signal) => this.dispatch<SearchAnswer>('search', params, index, signal, Date.now()))
   }
 
   /** Same contract as {@link search}, for GET /autocomplete/v2. */
   autocomplete(params: AutocompleteParams, requestKey: string): Promise<SearchAnswer> {
-    return this.run('autocomplete', this.autocompleteCache, params, requestKey)
+    return this.run(this.autocompleteCache, params, requestKey, (index, signal) => this.computeAutocomplete(params, index, signal))
   }
 
-  private async run(operation: 'search' | 'autocomplete', cache: ResultCache<SearchAnswer>, params: SearchParams | AutocompleteParams, requestKey: string): Promise<SearchAnswer> {
+  private async run(cache: ResultCache<SearchAnswer>, params: SearchParams | AutocompleteParams, requestKey: string, compute: (index: IndexDescriptor | null, signal: AbortSignal) => Promise<SearchAnswer>): Promise<SearchAnswer> {
     const trackerId = params.trackerId
     const index = this.indexes.get(trackerId)
     const key = `${trackerId}\u0000${index?.generation ?? 0}\u0000${requestKey}`
@@ -101,7 +108,7 @@ export class SearchService {
     const signal = AbortSignal.timeout(this.options.timeoutMs)
     let answer: SearchAnswer
     try {
-      answer = await this.dispatch(operation, params, index, signal)
+      answer = await compute(index, signal)
     } catch (error) {
       if ((error as { code?: string }).code === 'CANCELLED' && signal.aborted) throw createError('TIMEOUT', [this.options.timeoutMs])
       throw error
@@ -114,15 +121,54 @@ export class SearchService {
     return answer
   }
 
+  /**
+   * An autocomplete answer: one task, or, with two pool threads idle, the types split into two tasks
+   * that run at once (autocomplete-split.ts). Both tasks carry one clock reading, so they rank and
+   * expire alike.
+   */
+  private async computeAutocomplete(params: AutocompleteParams, index: IndexDescriptor | null, signal: AbortSignal): Promise<SearchAnswer> {
+    const nowMs = Date.now()
+    const types = params.types.map((t) => t.type)
+    const mode = this.options.splitAutocomplete
+    const groups = mode !== 'off' && index !== null && index.segments.length > 0 && this.pool.idle() >= 2 ? this.typeCosts.split(params.trackerId, types, mode) : null
+    if (groups !== null) {
+      const replies = await Promise.allSettled(groups.map((g) => this.dispatch<AutocompleteReply>('autocomplete', { ...params, types: g.map((i) => params.types[i]!) }, index, signal, nowMs)))
+      if (replies.every((r) => r.status === 'fulfilled')) {
+        this.splitAutocompletes++
+        const parts: TypePart[] = new Array(types.length)
+        let validUntilMs = Infinity
+        groups.forEach((g, k) => {
+          const reply = (replies[k] as PromiseFulfilledResult<AutocompleteReply>).value
+          g.forEach((typeIndex, j) => (parts[typeIndex] = reply.parts[j]!))
+          validUntilMs = Math.min(validUntilMs, reply.validUntilMs)
+        })
+        this.learn(params.trackerId, types, parts)
+        return assembleAutocomplete(parts, validUntilMs)
+      }
+      // A timeout or a full queue is the request's answer; any other failure (a type's filter the
+      // index refuses) is asked again as one task, whose error names the first such type, as an
+      // unsplit request's does.
+      const failure = replies.find((r) => r.status === 'rejected')!.reason as { code?: string }
+      if (failure.code === 'CANCELLED' || failure.code === 'QUEUE_FULL') throw failure
+    }
+    const reply = await this.dispatch<AutocompleteReply>('autocomplete', params, index, signal, nowMs)
+    this.learn(params.trackerId, types, reply.parts)
+    return assembleAutocomplete(reply.parts, reply.validUntilMs)
+  }
+
+  private learn(trackerId: string, types: readonly string[], parts: readonly TypePart[]): void {
+    types.forEach((type, i) => this.typeCosts.record(trackerId, type, parts[i]!.ms))
+  }
+
   /** Sends the task naming the generation by reference; again with the full descriptor if the worker has not seen it (index-ref.ts). */
-  private async dispatch(operation: string, params: SearchParams | AutocompleteParams, index: IndexDescriptor | null, signal: AbortSignal): Promise<SearchAnswer> {
+  private async dispatch<Reply>(operation: string, params: SearchParams | AutocompleteParams, index: IndexDescriptor | null, signal: AbortSignal, nowMs: number): Promise<Reply> {
     // A search's and an autocomplete's task have the same shape: {params, index, nowMs} (WireTask).
-    const task = (i: TaskIndex) => ({ params, index: i, nowMs: Date.now() })
+    const task = (i: TaskIndex) => ({ params, index: i, nowMs })
     try {
-      return await this.pool.run<SearchAnswer>(operation, task(refOf(index)), signal)
+      return await this.pool.run<Reply>(operation, task(refOf(index)), signal)
     } catch (error) {
       if ((error as { code?: string }).code !== 'INDEX_UNKNOWN') throw error
-      return await this.pool.run<SearchAnswer>(operation, task(index), signal)
+      return await this.pool.run<Reply>(operation, task(index), signal)
     }
   }
 }

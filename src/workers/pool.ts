@@ -33,6 +33,8 @@ export interface SearchPool {
    * through `onPoolBroadcast` (pool-channel.ts) between tasks; it carries plain data only.
    */
   broadcast(message: unknown): void
+  /** Threads not running or holding a task of this pool's `run` (one task a thread at a time). */
+  idle(): number
   stats(): PoolStats
   destroy(): Promise<void>
 }
@@ -58,11 +60,14 @@ export function createPool(options: PoolOptions): SearchPool {
     atomics: 'disabled',
     workerData: { ...options.workerData, poolChannel: channelName },
   })
+  // Tasks sent and not yet settled (running or queued): what `idle` counts against the threads.
+  let inFlight = 0
   return {
     async run<Result>(operation: string, task: unknown, signal?: AbortSignal): Promise<Result> {
       // Refuse before queueing: a full queue must cost the client one quick 503, not a wait.
       if (piscina.queueSize >= maxQueue) throw createError('QUEUE_FULL', [piscina.queueSize])
       let reply: WorkerReply<Result>
+      inFlight++
       try {
         reply = (await piscina.run(task, { name: operation, signal })) as WorkerReply<Result>
       } catch (error) {
@@ -70,11 +75,14 @@ export function createPool(options: PoolOptions): SearchPool {
         if (name === 'AbortError') throw createError('CANCELLED')
         if (String((error as Error)?.message).includes('queue')) throw createError('QUEUE_FULL', [piscina.queueSize])
         throw rehydrateError(error)
+      } finally {
+        inFlight--
       }
       if (reply.ok) return reply.value
       throw rehydrateError(reply.error)
     },
     broadcast: (message) => channel.postMessage(message),
+    idle: () => Math.max(0, options.threads - inFlight),
     stats: () => ({ threads: piscina.threads.length, queued: piscina.queueSize, completed: piscina.completed }),
     destroy: () => {
       channel.close()

@@ -5,7 +5,8 @@
  */
 import { workerData } from 'node:worker_threads'
 import { QueryError } from '../query/index.ts'
-import { runAutocomplete, type AutocompleteTask } from '../search/run-autocomplete.ts'
+import { autocompleteTypes, type AutocompleteTask } from '../search/run-autocomplete.ts'
+import { typePart, type AutocompleteReply } from '../search/autocomplete-answer.ts'
 import { dropEngine, engineFor, validUntil } from '../search/engine-cache.ts'
 import { forgetIndex, resolveIndex, type TaskIndex, type WireTask } from '../search/index-ref.ts'
 import { runSearch, type SearchTask } from '../search/run-search.ts'
@@ -51,13 +52,13 @@ export function search(wire: WireTask<SearchTask>) {
   }
 }
 
-/** GET /autocomplete/v2: returns the response serialised. */
+/** GET /autocomplete/v2: one part per type of the task (all of the request's, or the share split to this worker); the front thread assembles them. */
 export function autocomplete(wire: WireTask<AutocompleteTask>) {
   try {
     const task: AutocompleteTask = { ...wire, index: resolveIndex(wire.index) }
-    const response = runAutocomplete(task, catalog(task.index))
-    const totalHits = response.exact_match_hits_count + response.partial_match_hits_count
-    return { ok: true, value: { json: JSON.stringify(response), totalHits, hitIds: response.hits.map((h) => h.url), validUntilMs: validUntil(task.index, task.nowMs) } }
+    const parts = autocompleteTypes(task, catalog(task.index)).map(typePart)
+    const value: AutocompleteReply = { parts, validUntilMs: validUntil(task.index, task.nowMs) }
+    return { ok: true, value }
   } catch (error) {
     return failure(error)
   }
