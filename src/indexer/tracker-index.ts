@@ -32,12 +32,20 @@ export function toShared(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * Where the merged run of the newest segments starts (`sizes` oldest first, more than
- * MAX_SEGMENTS of them): the newest run whose docs stay within the segment before it; the base
- * (index 0) only when the run reaches a quarter of it; at least the newest two.
+ * The run of segments to merge, [start, end) over `sizes` (doc counts, oldest first), or null while
+ * there are at most MAX_SEGMENTS. First choice, the newest run whose docs stay within the segment
+ * before it (fresh small segments fold together and the sizes keep shrinking towards the newest);
+ * the base (index 0) joins only when the newer docs reach a quarter of it. When no such run of two
+ * or more exists (the sizes do not shrink: a bulk import's equal batches, or a folded tail grown
+ * larger than the segments before it), the run that removes segments most cheaply: the fewest docs
+ * rewritten per segment removed. Forcing the newest two together instead rewrote the largest
+ * segment on every commit of an import: a million objects POSTed into an empty index rewrote ~94
+ * million docs (bench/README.md, Indexing a bulk import); this choice rewrites ~6 million.
  */
-export function mergeStart(sizes: readonly number[]): number {
-  let start = sizes.length - 1
+export function mergeRun(sizes: readonly number[]): { start: number; end: number } | null {
+  const n = sizes.length
+  if (n <= MAX_SEGMENTS) return null
+  let start = n - 1
   let tail = sizes[start]!
   for (;;) {
     if (start === 0) break
@@ -47,7 +55,23 @@ export function mergeStart(sizes: readonly number[]): number {
     start--
     tail = next
   }
-  return Math.min(start, sizes.length - 2)
+  if (start <= n - 2) return { start, end: n }
+  let best: { start: number; end: number } | null = null
+  let bestCost = Infinity
+  // Newest first, so a tie goes to the newer run.
+  for (let i = n - 2; i >= 0; i--) {
+    let docs = sizes[i]!
+    for (let j = i + 1; j < n; j++) {
+      docs += sizes[j]!
+      if (i === 0 && (docs - sizes[0]!) * 4 < sizes[0]!) continue
+      const cost = docs / (j - i)
+      if (cost < bestCost) {
+        bestCost = cost
+        best = { start: i, end: j + 1 }
+      }
+    }
+  }
+  return best
 }
 
 export class TrackerIndex {
@@ -139,9 +163,9 @@ export class TrackerIndex {
   }
 
   /**
-   * Tiered merging: when there are too many segments, merge the newest run whose docs together are
-   * fewer than the segment before it (small fresh segments fold together); a segment that is more
-   * than half deleted is rewritten too. The oldest (base) segment joins a merge only once the
+   * Tiered merging: when there are too many segments, merge the run {@link mergeRun} picks (the
+   * newest run whose docs together are fewer than the segment before it, else the cheapest run); a
+   * segment that is more than half deleted is rewritten too. The oldest (base) segment joins a merge only once the
    * newer docs reach a quarter of it: merging a million-doc base blocks the indexer for seconds,
    * so it must stay rare, never the price of a one-object write.
    */
@@ -153,9 +177,10 @@ export class TrackerIndex {
   }
 
   private foldTail(out: MergeInput[]): MergeInput[] {
-    if (out.length <= MAX_SEGMENTS) return out
-    const start = mergeStart(out.map((s) => s.reader.numDocs))
-    return [...out.slice(0, start), this.merge(out.slice(start))]
+    for (let run = mergeRun(out.map((s) => s.reader.numDocs)); run !== null; run = mergeRun(out.map((s) => s.reader.numDocs))) {
+      out = [...out.slice(0, run.start), this.merge(out.slice(run.start, run.end)), ...out.slice(run.end)]
+    }
+    return out
   }
 
   private merge(inputs: MergeInput[]): MergeInput {
