@@ -54,10 +54,10 @@ describe('TrackerIndex.takeBuiltDocs', () => {
       index.commit()
       committed++
     }
-    // Nine one-doc segments; the eighth commit makes nine segments (3, then eight of 1) and folds the
-    // eight one-doc ones (the cheapest run: 8 docs for 7 segments fewer), so 9 + 8 docs were built:
-    // more than committed, and the merge once.
-    expect(index.takeBuiltDocs()).toBe(committed + 8)
+    // Nine one-doc commits. The third makes four segments of one size level (3, 1, 1, 1), which
+    // merge into one of 6; the seventh makes four one-doc segments after it, which merge into one
+    // of 4. So 9 + 6 + 4 docs were built: more than committed, and each merge once.
+    expect(index.takeBuiltDocs()).toBe(committed + 6 + 4)
     expect(index.numDocs()).toBe(3 + committed)
   })
 })

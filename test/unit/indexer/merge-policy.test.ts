@@ -1,38 +1,43 @@
-// The indexer's tiered merge policy: small fresh segments fold together, the big base segment
-// is merged only when the newer docs reach a quarter of it (a one-object write must never pay
-// for rewriting a million-doc base), and when the sizes do not shrink towards the newest (a bulk
-// import's equal batches) the cheapest run goes, not the largest segment again and again.
+// The indexer's merge policy (tracker-index.ts mergeRun): neighbours of one size level merge,
+// past MAX_SEGMENTS the cheapest run goes, and the big base segment is merged only when the newer
+// docs reach a quarter of it (a one-object write must never pay for rewriting a million-doc base).
+// Simulated imports and single writes bound the docs rewritten (write amplification).
 import { describe, expect, test } from 'bun:test'
 import { MAX_SEGMENTS, mergeRun } from '@/indexer/tracker-index.ts'
 
 describe('mergeRun', () => {
-  test('nothing to merge up to MAX_SEGMENTS segments', () => {
-    expect(mergeRun(Array<number>(MAX_SEGMENTS).fill(5))).toBeNull()
+  test('four neighbours of one size level merge, newest first; fewer wait', () => {
+    expect(mergeRun([100, 5, 5, 5])).toBeNull()
+    // Level 1 is 4–15 docs: the newest four of five merge.
+    expect(mergeRun([100, 5, 4, 15, 7, 5])).toEqual({ start: 2, end: 6 })
+    // Up to MAX_SEGMENTS, segments of different levels stay as they are.
+    expect(mergeRun([1_000_000, 100, 50, 20, 5, 2])).toBeNull()
   })
 
-  test('a run of shrinking segments folds up to, not into, a large base', () => {
-    // Each newer run fits in the segment before it, all the way down to the base.
-    expect(mergeRun([1_000_000, 100, 50, 20, 10, 5, 2, 1, 1])).toEqual({ start: 1, end: 9 })
+  test('past MAX_SEGMENTS without a level run, the run that rewrites fewest docs per segment removed', () => {
+    // Levels 3, 2, 2, 1, 1, 0, 0, 0 after the base: no four alike. [1, 1] and [2, 1, 1] both cost
+    // 2 docs per segment removed; the newer run wins the tie.
+    expect(mergeRun([1_000_000, 100, 50, 20, 10, 5, 2, 1, 1])).toEqual({ start: 7, end: 9 })
   })
 
-  test('the base joins once the newer docs reach a quarter of it', () => {
-    // 189 newer docs against a base of 400: 189 × 4 ≥ 400.
-    expect(mergeRun([400, 100, 50, 20, 10, 5, 2, 1, 1])).toEqual({ start: 0, end: 9 })
-    expect(mergeRun([800, 100, 50, 20, 10, 5, 2, 1, 1])).toEqual({ start: 1, end: 9 })
+  test('the base joins only once the run\'s other docs reach a quarter of it', () => {
+    // Sizes ×4 apart (one segment a level): past MAX_SEGMENTS the cheapest run is a pair. A small
+    // base joins (40 × 4 ≥ 10); beside a base of a million the pair after it goes instead.
+    expect(mergeRun([10, 40, 160, 640, 2560, 10_240, 40_960, 163_840, 655_360])).toEqual({ start: 0, end: 2 })
+    expect(mergeRun([1_000_000, 1, 4, 16, 64, 256, 1024, 4096, 16_384])).toEqual({ start: 1, end: 3 })
+    // Four of one level, the base among them.
+    expect(mergeRun([40, 16, 16, 16])).toEqual({ start: 0, end: 4 })
   })
 
-  test('equal small segments beside a large base fold together, the base left alone', () => {
-    expect(mergeRun([1_000_000, ...Array<number>(MAX_SEGMENTS).fill(1)])).toEqual({ start: 1, end: MAX_SEGMENTS + 1 })
-  })
-
-  test('a grown tail is not rewritten for the next small segment: the cheapest run goes', () => {
-    // The old rule merged the newest two here: 965,000 docs rewritten for 5,000 new ones.
-    expect(mergeRun([5000, 5000, 5000, 5000, 5000, 5000, 5000, 965_000, 5000])).toEqual({ start: 0, end: 7 })
+  test('a grown tail is not rewritten for the next small segment', () => {
+    // The rule before merged the newest two here: 965,000 docs rewritten for 5,000 new ones.
+    const run = mergeRun([5000, 5000, 5000, 5000, 5000, 5000, 5000, 965_000, 5000])!
+    expect(run.end).toBeLessThanOrEqual(7)
   })
 })
 
 /** Docs rewritten by merges over `batches` commits (one new segment each), and the largest merge. */
-function simulate(initial: number[], batches: number[]): { rewritten: number; largest: number; segments: number } {
+function simulate(initial: number[], batches: number[]): { rewritten: number; largest: number; sizes: number[] } {
   const sizes = [...initial]
   let rewritten = 0
   let largest = 0
@@ -46,24 +51,28 @@ function simulate(initial: number[], batches: number[]): { rewritten: number; la
     }
     expect(sizes.length).toBeLessThanOrEqual(MAX_SEGMENTS)
   }
-  return { rewritten, largest, segments: sizes.length }
+  return { rewritten, largest, sizes }
 }
 
 describe('write amplification', () => {
-  test('a million objects imported in passes of 5,000 are rewritten a few times, not ~94', () => {
-    const { rewritten } = simulate([], Array<number>(200).fill(5000))
-    expect(rewritten / 1_000_000).toBeLessThan(8)
+  test('a million objects imported in passes of 5,000 are rewritten ~3 times, not ~94', () => {
+    const { rewritten, sizes } = simulate([], Array<number>(200).fill(5000))
+    expect(rewritten / 1_000_000).toBeLessThan(4)
+    // Most docs end in a few large segments (searches pay per segment).
+    expect(Math.max(...sizes)).toBeGreaterThan(300_000)
   })
 
-  test('a million objects in passes of 500', () => {
-    const { rewritten } = simulate([], Array<number>(2000).fill(500))
-    expect(rewritten / 1_000_000).toBeLessThan(30)
+  test('a million objects in passes of 500 (the rule before: ~994 times)', () => {
+    const { rewritten, sizes } = simulate([], Array<number>(2000).fill(500))
+    expect(rewritten / 1_000_000).toBeLessThan(10)
+    expect(Math.max(...sizes)).toBeGreaterThan(400_000)
   })
 
   test('single-object writes on a million-doc base never rewrite the base and stay cheap', () => {
-    const { rewritten, largest } = simulate([1_000_000], Array<number>(10_000).fill(1))
+    const { rewritten, largest, sizes } = simulate([1_000_000], Array<number>(10_000).fill(1))
+    expect(sizes[0]).toBe(1_000_000)
     expect(largest).toBeLessThan(20_000)
-    // Per write, ~100 docs rewritten on average (the old rule: ~5,000, the whole folded tail each time).
-    expect(rewritten / 10_000).toBeLessThan(200)
+    // Per write, ~40 docs rewritten on average (the rule before: ~5,000, the whole folded tail each time).
+    expect(rewritten / 10_000).toBeLessThan(60)
   })
 })
