@@ -4,9 +4,8 @@
 // bodies must be the same bytes. The servers run one after the other: a data dir has one owner.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { startTestSift, TRACKER_A, type TestSift } from '../../support/sift-server.ts'
-import { getAutocomplete } from '../../integration/autocomplete/fixture.ts'
-import { requestArb, requestPairs, startShop } from './shop.ts'
+import { startTestSift, type TestSift } from '../../support/sift-server.ts'
+import { answerText as answer, requestArb, requestPairs, startShop } from './shop.ts'
 
 let a: TestSift | null = null
 let b: TestSift | null = null
@@ -19,11 +18,6 @@ afterAll(async () => {
   await b?.stop(true)
 })
 
-/** Status and body text: an error answer must be equally cached or not. */
-async function answer(s: TestSift, pairs: [string, string][]): Promise<string> {
-  const response = await getAutocomplete(s, pairs, TRACKER_A)
-  return `${response.status} ${await response.text()}`
-}
 
 test('cache on, cache hit and cache off give byte-identical bodies', async () => {
   const seen: { pairs: [string, string][]; body: string }[] = []

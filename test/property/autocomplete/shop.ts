@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check'
 import { waitForHits, writeObjects } from '../../integration/search/fixture.ts'
+import { getAutocomplete } from '../../integration/autocomplete/fixture.ts'
 import { startTestSift, TRACKER_A, type TestSift } from '../../support/sift-server.ts'
 
 export const TYPES = ['item', 'article', 'brand'] as const
@@ -61,6 +62,12 @@ export async function startShop(env: Record<string, string> = {}, dataDir?: stri
   await writeObjects(s, catalog, TRACKER_A)
   await waitForHits(s, [], catalog.length, TRACKER_A)
   return { s, catalog }
+}
+
+/** Status and body text of a GET /autocomplete/v2 as tracker A: answers that must not differ, errors included. */
+export async function answerText(s: TestSift, pairs: [string, string][]): Promise<string> {
+  const response = await getAutocomplete(s, pairs, TRACKER_A)
+  return `${response.status} ${await response.text()}`
 }
 
 // ---------------------------------------------------------------------------------------------

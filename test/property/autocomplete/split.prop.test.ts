@@ -5,9 +5,8 @@
 // request) answers them again. The bodies must be the same bytes, and A must have split some.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { startTestSift, TRACKER_A, type TestSift } from '../../support/sift-server.ts'
-import { getAutocomplete } from '../../integration/autocomplete/fixture.ts'
-import { requestArb, requestPairs, startShop } from './shop.ts'
+import { startTestSift, type TestSift } from '../../support/sift-server.ts'
+import { answerText as answer, requestArb, requestPairs, startShop } from './shop.ts'
 
 let a: TestSift | null = null
 let b: TestSift | null = null
@@ -20,10 +19,6 @@ afterAll(async () => {
   await b?.stop(true)
 })
 
-async function answer(s: TestSift, pairs: [string, string][]): Promise<string> {
-  const response = await getAutocomplete(s, pairs, TRACKER_A)
-  return `${response.status} ${await response.text()}`
-}
 
 test('split and unsplit answers are byte-identical', async () => {
   const seen: { pairs: [string, string][]; body: string }[] = []
