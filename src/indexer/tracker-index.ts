@@ -43,9 +43,14 @@ function levelOf(docs: number): number {
  * The run of segments to merge, [start, end) over `sizes` (doc counts, oldest first), or null. A
  * log-structured policy over the segments in age order:
  * 1. MERGE_FACTOR neighbouring segments of one size level merge (newest first), so sizes grow by
- *    levels towards the oldest and every doc is rewritten about once per level: a million objects
- *    imported in passes of 5,000 rewrite ~3 million docs, and a single-object write ~40 on average.
- * 2. Past MAX_SEGMENTS, the run that rewrites fewest docs per segment removed (newest on a tie).
+ *    levels towards the oldest and every doc is rewritten about once per level.
+ * 2. Past MAX_SEGMENTS, the run with the fewest docs rewritten per segment removed, squared (newer
+ *    on a tie): a long run of small segments beats folding the newest into its larger neighbour
+ *    write after write, which grew by one doc a write (~480 docs rewritten a write over 100,000
+ *    single-object writes on a million-doc base with the plain ratio; ~77 squared).
+ * Simulated (test/unit/indexer/merge-policy.test.ts bounds these): a million objects imported in
+ * passes of 5,000 rewrite ~2.8 million docs (passes of 500: ~5.2 million); single-object writes on
+ * a million-doc base rewrite ~11 docs a write over 10,000 writes, ~190 over 300,000.
  * The oldest (base) segment joins a run only when the run's other docs reach a quarter of it:
  * rewriting a million-doc base must stay rare, never the price of a one-object write. The rule
  * before this one (fold the newest run that fits in the segment before it, else the newest two)
@@ -68,7 +73,8 @@ export function mergeRun(sizes: readonly number[]): { start: number; end: number
   for (let start = n - 2; start >= 0; start--) {
     for (let end = start + 2; end <= n; end++) {
       if (!baseMayJoin(start, end)) continue
-      const cost = sum(sizes, start, end) / (end - start - 1)
+      const removed = end - start - 1
+      const cost = sum(sizes, start, end) / (removed * removed)
       if (cost < bestCost) {
         bestCost = cost
         best = { start, end }

@@ -46,8 +46,8 @@ describe('TrackerIndex.takeBuiltDocs', () => {
     for (const id of ['a', 'b', 'c']) index.upsert(obj(id, { title: `lamp ${id}` }))
     index.commit()
     expect(index.takeBuiltDocs()).toBe(3)
-    // One object per commit until the segments outnumber MAX_SEGMENTS and the newest ones merge:
-    // the merged segment's docs count too, so more docs were built than committed.
+    // One object per commit, MAX_SEGMENTS + 1 commits: merges happen, and the merged segments' docs
+    // count too, so more docs were built than committed.
     let committed = 0
     for (let i = 0; i <= MAX_SEGMENTS; i++) {
       index.upsert(obj(`x${i}`, { title: `desk ${i}` }))
