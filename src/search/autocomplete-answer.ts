@@ -3,7 +3,8 @@
  * requested type (hits already serialised), assembled into the response's JSON on the front thread.
  * The parts of one request may come from one worker or, split over idle workers
  * (autocomplete-split.ts), from several: either way the bytes are those of
- * `JSON.stringify(runAutocomplete(...))` (a property test holds the two together).
+ * `JSON.stringify(runAutocomplete(...))` (a unit test, autocomplete-split.test.ts, holds the two
+ * together; a property test, split.prop.test.ts, split answers to unsplit ones).
  */
 import type { SearchAnswer } from './search-service.ts'
 import { matchCounts, unmatchedTerms, type TypeAnswer } from './run-autocomplete.ts'

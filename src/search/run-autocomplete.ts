@@ -95,7 +95,11 @@ export function matchCounts(answers: readonly { totalHits: number; missing: read
 
 /** The whole response for the request's types (in-process callers; workers send TypeAnswers: autocomplete-answer.ts). */
 export function runAutocomplete(task: AutocompleteTask, catalog: ObjectSource): AutocompleteResponse {
-  const answers = autocompleteTypes(task, catalog)
+  return autocompleteResponse(autocompleteTypes(task, catalog))
+}
+
+/** The response from every requested type's answer, in request order (assembleAutocomplete writes the same bytes from their parts). */
+export function autocompleteResponse(answers: readonly TypeAnswer[]): AutocompleteResponse {
   const { exact, partial } = matchCounts(answers)
   return {
     exact_match_hits_count: exact,

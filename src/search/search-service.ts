@@ -130,7 +130,9 @@ export class SearchService {
     const nowMs = Date.now()
     const types = params.types.map((t) => t.type)
     const mode = this.options.splitAutocomplete
-    const groups = mode !== 'off' && index !== null && index.segments.length > 0 && this.pool.idle() >= 2 ? this.typeCosts.split(params.trackerId, types, mode) : null
+    // Without an index every type answers at once (no time to learn, nothing to split).
+    const searchable = index !== null && index.segments.length > 0
+    const groups = mode !== 'off' && searchable && this.pool.idle() >= 2 ? this.typeCosts.split(params.trackerId, types, mode) : null
     if (groups !== null) {
       const replies = await Promise.allSettled(groups.map((g) => this.dispatch<AutocompleteReply>('autocomplete', { ...params, types: g.map((i) => params.types[i]!) }, index, signal, nowMs)))
       if (replies.every((r) => r.status === 'fulfilled')) {
@@ -152,7 +154,7 @@ export class SearchService {
       if (failure.code === 'CANCELLED' || failure.code === 'QUEUE_FULL') throw failure
     }
     const reply = await this.dispatch<AutocompleteReply>('autocomplete', params, index, signal, nowMs)
-    this.learn(params.trackerId, types, reply.parts)
+    if (searchable) this.learn(params.trackerId, types, reply.parts)
     return assembleAutocomplete(reply.parts, reply.validUntilMs)
   }
 

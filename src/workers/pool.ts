@@ -33,7 +33,11 @@ export interface SearchPool {
    * through `onPoolBroadcast` (pool-channel.ts) between tasks; it carries plain data only.
    */
   broadcast(message: unknown): void
-  /** Threads not running or holding a task of this pool's `run` (one task a thread at a time). */
+  /**
+   * Threads not running or holding a task of this pool's `run` (one task a thread at a time). Right
+   * after an aborted task it may count the thread Piscina is still restarting (an abort ends the
+   * worker), so a task sent then can wait a moment in the queue.
+   */
   idle(): number
   stats(): PoolStats
   destroy(): Promise<void>

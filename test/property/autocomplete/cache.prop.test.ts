@@ -18,7 +18,6 @@ afterAll(async () => {
   await b?.stop(true)
 })
 
-
 test('cache on, cache hit and cache off give byte-identical bodies', async () => {
   const seen: { pairs: [string, string][]; body: string }[] = []
   await fc.assert(

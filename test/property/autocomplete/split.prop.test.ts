@@ -19,7 +19,6 @@ afterAll(async () => {
   await b?.stop(true)
 })
 
-
 test('split and unsplit answers are byte-identical', async () => {
   const seen: { pairs: [string, string][]; body: string }[] = []
   let multiType = 0
