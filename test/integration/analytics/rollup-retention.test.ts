@@ -11,7 +11,12 @@ import { postEvents } from './fixture.ts'
 const DAY = 86_400_000
 const today = Math.floor(Date.now() / DAY)
 const dateOf = (ago: number) => new Date((today - ago) * DAY).toISOString().slice(0, 10)
-const secondsAt = (ago: number, minute: number) => ((today - ago) * DAY + 10 * 3_600_000 + minute * 60_000) / 1000
+// Events at 10:00 UTC, or earlier today when the test runs before ~10:05: an event of today must
+// not lie in the future. The collector replaces a local_timestamp more than an hour ahead with the
+// receive time, so run at ~09:00 the "today" shopper's click (10:01) got 09:00 and came before its
+// search (10:00, kept): the session counted as not clicked (CI, 2026-11-23 09:00).
+const HOUR_OF_EVENTS = Math.max(0, Math.min(10 * 3_600_000, Date.now() - today * DAY - 5 * 60_000))
+const secondsAt = (ago: number, minute: number) => ((today - ago) * DAY + HOUR_OF_EVENTS + minute * 60_000) / 1000
 /** The first day the default retention keeps: today and the 90 days before it. */
 const CUTOFF = today - 90
 const DAY_TABLES = ['rp_sessions', 'rp_session_queries', 'rp_session_items', 'rp_session_filters', 'rp_session_contexts', 'rp_day', 'rp_query_day', 'rp_filter_user_day', 'rp_filter_firsts']
