@@ -96,8 +96,9 @@ export function availableMemoryBytes(): number {
  */
 export const MIN_ROLLUP_RETENTION_DAYS = 91
 
-/** SIFT_AUTOCOMPLETE_SPLIT's values. */
+/** SIFT_AUTOCOMPLETE_SPLIT's values, and the default's. */
 const SPLIT_MODES = { '0': 'off', '1': 'when-faster', always: 'always' } as const satisfies Record<string, AutocompleteSplit>
+const DEFAULT_SPLIT = '1'
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   port: 8080,
@@ -115,7 +116,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   publicRatePerMinute: 0,
   sqliteSync: 'FULL',
   workers: Math.max(1, availableParallelism()),
-  autocompleteSplit: 'when-faster',
+  autocompleteSplit: SPLIT_MODES[DEFAULT_SPLIT],
   searchQueue: 256,
   searchTimeoutMs: 10_000,
   searchCacheEntries: 10_000,
@@ -186,7 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRatePerMinute: integer(env, 'SIFT_PUBLIC_RATE_PER_MIN', DEFAULT_CONFIG.publicRatePerMinute, 0, 10_000_000),
     sqliteSync: oneOf(env, 'SIFT_SQLITE_SYNC', DEFAULT_CONFIG.sqliteSync, ['FULL', 'NORMAL'] as const),
     workers: integer(env, 'SIFT_WORKERS', DEFAULT_CONFIG.workers, 1, 256),
-    autocompleteSplit: SPLIT_MODES[oneOf(env, 'SIFT_AUTOCOMPLETE_SPLIT', '1', ['0', '1', 'always'] as const)],
+    autocompleteSplit: SPLIT_MODES[oneOf(env, 'SIFT_AUTOCOMPLETE_SPLIT', DEFAULT_SPLIT, ['0', '1', 'always'] as const)],
     searchQueue: integer(env, 'SIFT_SEARCH_QUEUE', DEFAULT_CONFIG.searchQueue, 1, 1_000_000),
     searchTimeoutMs: integer(env, 'SIFT_SEARCH_TIMEOUT_MS', DEFAULT_CONFIG.searchTimeoutMs, 10, 600_000),
     searchCacheEntries: integer(env, 'SIFT_SEARCH_CACHE', DEFAULT_CONFIG.searchCacheEntries, 0, 10_000_000),

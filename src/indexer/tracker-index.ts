@@ -60,21 +60,22 @@ function levelOf(docs: number): number {
  */
 export function mergeRun(sizes: readonly number[]): { start: number; end: number } | null {
   const n = sizes.length
-  const baseMayJoin = (start: number, end: number) => start > 0 || sum(sizes, 1, end) * 4 >= sizes[0]!
   for (let end = n; end >= MERGE_FACTOR; end--) {
     const level = levelOf(sizes[end - 1]!)
     let from = end - 1
     while (from > end - MERGE_FACTOR && levelOf(sizes[from - 1]!) === level) from--
-    if (from === end - MERGE_FACTOR && baseMayJoin(from, end)) return { start: from, end }
+    if (from === end - MERGE_FACTOR && (from > 0 || sum(sizes, 1, end) * 4 >= sizes[0]!)) return { start: from, end }
   }
   if (n <= MAX_SEGMENTS) return null
   let best: { start: number; end: number } | null = null
   let bestCost = Infinity
   for (let start = n - 2; start >= 0; start--) {
+    let docs = sizes[start]!
     for (let end = start + 2; end <= n; end++) {
-      if (!baseMayJoin(start, end)) continue
+      docs += sizes[end - 1]!
+      if (start === 0 && (docs - sizes[0]!) * 4 < sizes[0]!) continue
       const removed = end - start - 1
-      const cost = sum(sizes, start, end) / (removed * removed)
+      const cost = docs / (removed * removed)
       if (cost < bestCost) {
         bestCost = cost
         best = { start, end }
@@ -180,9 +181,10 @@ export class TrackerIndex {
 
   /**
    * Tiered merging: the runs {@link mergeRun} picks (neighbours of one size level; past
-   * MAX_SEGMENTS the cheapest run); a segment that is more than half deleted is rewritten too. The oldest (base) segment joins a merge only once the
-   * newer docs reach a quarter of it: merging a million-doc base blocks the indexer for seconds,
-   * so it must stay rare, never the price of a one-object write.
+   * MAX_SEGMENTS the cheapest run); a segment that is more than half deleted is rewritten too. The
+   * oldest (base) segment joins a run only once the run's other docs reach a quarter of it: merging
+   * a million-doc base blocks the indexer for seconds, so it must stay rare, never the price of a
+   * one-object write.
    */
   private mergePolicy(segments: MergeInput[]): MergeInput[] {
     let out = segments.filter((s) => s.reader.numDocs > (s.deleted?.size ?? 0))
@@ -192,10 +194,11 @@ export class TrackerIndex {
   }
 
   private foldTail(out: MergeInput[]): MergeInput[] {
-    for (let run = mergeRun(out.map((s) => s.reader.numDocs)); run !== null; run = mergeRun(out.map((s) => s.reader.numDocs))) {
+    for (;;) {
+      const run = mergeRun(out.map((s) => s.reader.numDocs))
+      if (run === null) return out
       out = [...out.slice(0, run.start), this.merge(out.slice(run.start, run.end)), ...out.slice(run.end)]
     }
-    return out
   }
 
   private merge(inputs: MergeInput[]): MergeInput {
