@@ -4,7 +4,7 @@
  * reports, trending, affinity) read `db`. Constructed by service.ts; `stop()` flushes the queue
  * and closes the database.
  */
-import { appendEvents, openAnalyticsDb, type Database } from '../store/analytics/analytics-db.ts'
+import { appendEvents, openAnalyticsDb, tryAppendEvents, type Database } from '../store/analytics/analytics-db.ts'
 import { storedEventIds } from '../store/analytics/event-lookup.ts'
 import type { Logger } from '../shared/log.ts'
 import { Collector } from './collector/collector.ts'
@@ -37,7 +37,12 @@ export class Analytics {
 
   constructor(private readonly options: AnalyticsOptions) {
     this.db = openAnalyticsDb(options.dataDir)
-    this.buffer = new EventBuffer((events) => appendEvents(this.db, events), options.logger, options.buffer ?? DEFAULT_BUFFER)
+    this.buffer = new EventBuffer(
+      (events) => appendEvents(this.db, events),
+      options.logger,
+      options.buffer ?? DEFAULT_BUFFER,
+      (events) => tryAppendEvents(this.db, events),
+    )
     this.throttle = new ClientThrottle(options.throttle ?? DEFAULT_THROTTLE)
     this.collector = new Collector({
       trackerExists: options.trackerExists,

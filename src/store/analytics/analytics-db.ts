@@ -14,6 +14,9 @@ export type { Database }
 
 export const ANALYTICS_DB_FILE = 'analytics.sqlite'
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000
+
 export function analyticsDbPath(dataDir: string): string {
   return join(dataDir, ANALYTICS_DB_FILE)
 }
@@ -26,7 +29,7 @@ export function openAnalyticsDb(dataDir: string, options: { readonly?: boolean }
   db.exec('PRAGMA journal_mode = WAL')
   // Losing the last second of events on power loss is accepted (issue 5); a process crash loses nothing committed.
   db.exec('PRAGMA synchronous = NORMAL')
-  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   db.exec('PRAGMA temp_store = MEMORY')
   if (!options.readonly) migrateComponent(db, 'events', EVENTS_MIGRATIONS)
   return db
@@ -112,6 +115,7 @@ interface EventRow {
 /**
  * Inserts events in one transaction; a duplicate (tracker, event_id) is ignored.
  * Returns how many were new. Callers on the request path buffer and call this off it.
+ * Waits (up to the busy timeout) while another connection holds the write lock.
  */
 export function appendEvents(db: Database, events: readonly AnalyticsEvent[]): number {
   const insert = db.query(
@@ -119,13 +123,32 @@ export function appendEvents(db: Database, events: readonly AnalyticsEvent[]): n
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   let added = 0
+  // IMMEDIATE: the write lock is taken at BEGIN, so a busy lock fails (tryAppendEvents) before any row is written.
   db.transaction(() => {
     for (const e of events) {
       const result = insert.run(e.trackerId, e.eventId, e.at, e.kind, e.clientId, e.customerId, e.query, e.listName, e.totalHits, JSON.stringify(e.itemIds), JSON.stringify(e.filters), e.conversion, e.value, JSON.stringify(e.context), e.source, e.offset ?? 0)
       added += result.changes
     }
-  })()
+  }).immediate()
   return added
+}
+
+/**
+ * appendEvents without waiting: null, having written nothing, when another connection (the
+ * analytics thread's rollup) holds the write lock. SQLite's busy handler sleeps the calling
+ * thread in steps of up to 100 ms; on the front thread that sleep would hold up every request
+ * (issue 5: logging never slows a request), so the event buffer tries again a few ms later instead.
+ */
+export function tryAppendEvents(db: Database, events: readonly AnalyticsEvent[]): number | null {
+  db.query('PRAGMA busy_timeout = 0').run()
+  try {
+    return appendEvents(db, events)
+  } catch (error) {
+    if ((error as { code?: unknown })?.code === 'SQLITE_BUSY') return null
+    throw error
+  } finally {
+    db.query(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run()
+  }
 }
 
 /** A stored event with its insertion sequence (events.seq: the rollup's and folds' cursor). */
