@@ -34,8 +34,8 @@ export const LOCK_RETRY_MS = 4
 /**
  * Events a timer flush writes per transaction. One transaction of a quarter second's events at
  * ~1,600 logged searches a second held the front thread 3.6–3.8 ms (median), and a request arriving
- * meanwhile waited for it; slices of 200 held it 1.7 ms for ~12% more write CPU (slices of 100:
- * 1.0 ms, ~26% more: each commit rewrites the same index pages).
+ * meanwhile waited for it; slices of 200 held it 1.7 ms for ~15% more write time an event (slices
+ * of 100: 1.0 ms, ~29% more: each commit writes the same index pages to the log again).
  */
 export const FLUSH_SLICE = 200
 /** With the 250 ms flush interval, the oldest unwritten event is at most ~0.75 s old: "the last second" of issue 5. */
@@ -56,13 +56,16 @@ export class EventBuffer {
   private lastDropLog = 0
   /** A batch whose write failed once is retried once with the next flush, then dropped. */
   private retrying: AnalyticsEvent[] = []
-  /** When the oldest event not yet written was queued (null: none waits). */
+  /**
+   * When the oldest event not yet written was queued, or earlier (it is kept while later slices
+   * are written, so the lock wait is measured from the first of them); null: none waits.
+   */
   private waitingSince: number | null = null
   private lockRetries = 0
 
   /**
    * `write` waits for the write lock; `tryWrite`, when given, is what the timer's flushes use
-   * (without it they wait too).
+   * (without it they wait too, and write everything at once rather than in slices).
    */
   constructor(
     private readonly write: (events: AnalyticsEvent[]) => number,
@@ -161,8 +164,10 @@ export class EventBuffer {
         this.retrying.push(...fresh)
         this.droppedTotal += fromRetry
         this.forget(given)
-        this.schedule(this.options.flushMs)
       }
+      // Everything given up: no timer for an empty queue (none outlives stop()), no stale wait for the next events.
+      if (this.queue.length === 0 && this.retrying.length === 0) this.waitingSince = null
+      else if (!this.stopped) this.schedule(this.options.flushMs)
       return 0
     }
     if (written === null) {

@@ -144,7 +144,7 @@ export function tryAppendEvents(db: Database, events: readonly AnalyticsEvent[])
   try {
     return appendEvents(db, events)
   } catch (error) {
-    if ((error as { code?: unknown })?.code === 'SQLITE_BUSY') return null
+    if (String((error as { code?: unknown })?.code).startsWith('SQLITE_BUSY')) return null
     throw error
   } finally {
     db.query(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run()

@@ -1,5 +1,5 @@
-// The buffered writer without a clock: flush() is called by hand, so each test states exactly
-// what was written in which batch. Only the size trigger relies on the timer (awaited, not timed).
+// The buffered writer, mostly without a clock: flush() is called by hand, so each test states exactly
+// what was written in which batch. The size trigger, slicing and lock retries rely on the timer (awaited, not timed).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -152,6 +152,56 @@ describe('EventBuffer', () => {
     expect(buffer.flush()).toBe(count)
     expect(slices.at(-1)).toBe(count)
     buffer.stop()
+  })
+
+  test('a failed write that gives up everything leaves no stale wait behind: the next events are tried without waiting', async () => {
+    let failures = 2
+    let locked = true
+    const calls: string[] = []
+    const buffer = new EventBuffer(
+      (events) => {
+        calls.push('wait')
+        if (failures-- > 0) throw new Error('disk busy')
+        return events.length
+      },
+      createLogger('error', () => {}),
+      { flushMs: 1, batchSize: 100, maxQueued: 100, maxLockWaitMs: 100 },
+      (events) => (calls.push(locked ? 'busy' : 'free'), locked ? null : events.length),
+    )
+    buffer.push([event(1)])
+    expect(buffer.flush()).toBe(0) // kept for one retry
+    expect(buffer.flush()).toBe(0) // retried, given up
+    expect(buffer.dropped).toBe(1)
+    expect(buffer.isQueued('t', 'e1')).toBe(false)
+    await Bun.sleep(150) // longer than maxLockWaitMs: e1's wait must not count against e2
+    calls.length = 0
+    buffer.push([event(2)])
+    const deadline = Date.now() + 5000
+    while (calls.length === 0 && Date.now() < deadline) await Bun.sleep(1)
+    expect(calls[0]).toBe('busy')
+    locked = false
+    while (buffer.isQueued('t', 'e2') && Date.now() < deadline) await Bun.sleep(LOCK_RETRY_MS)
+    expect(calls).not.toContain('wait')
+    buffer.stop()
+  })
+
+  test('stop leaves no timer behind when its flush gives up the last retried events', () => {
+    let calls = 0
+    const buffer = new EventBuffer(
+      () => {
+        calls++
+        throw new Error('disk gone')
+      },
+      createLogger('error', () => {}),
+      { flushMs: 60_000, batchSize: 100, maxQueued: 100 },
+    )
+    buffer.push([event(1)])
+    expect(buffer.flush()).toBe(0)
+    buffer.stop()
+    expect(calls).toBe(2)
+    expect(buffer.dropped).toBe(1)
+    expect(buffer.isQueued('t', 'e1')).toBe(false)
+    expect((buffer as unknown as { timer: unknown }).timer).toBeNull()
   })
 
   test('a flush called by hand waits for the lock (a report reads right after it)', () => {
