@@ -144,9 +144,10 @@ export class EventBuffer {
     if (this.queue.length === 0 && this.retrying.length === 0) return 0
     const timed = !wait && this.tryWrite !== undefined
     const patient = timed && Date.now() - (this.waitingSince ?? 0) < (this.options.maxLockWaitMs ?? MAX_LOCK_WAIT_MS)
-    const all = this.retrying.length > 0 ? [...this.retrying, ...this.queue] : this.queue
-    const batch = timed && all.length > FLUSH_SLICE ? all.slice(0, FLUSH_SLICE) : all
-    const fromRetry = Math.min(this.retrying.length, batch.length)
+    // The slice from the heads of the retry batch and the queue, without copying the rest of them.
+    const limit = timed ? FLUSH_SLICE : Infinity
+    const fromRetry = Math.min(this.retrying.length, limit)
+    const batch = fromRetry === 0 && this.queue.length <= limit ? this.queue : [...this.retrying.slice(0, fromRetry), ...this.queue.slice(0, limit - fromRetry)]
     let written: number | null
     try {
       written = patient ? this.tryWrite!(batch) : this.write(batch)
